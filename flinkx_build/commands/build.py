@@ -1,0 +1,62 @@
+"""`flinkx build`: compile every task into standalone Flink SQL."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from flinkx_build.commands.common import check_projects
+from flinkx_build.commands.common import echo_diagnostics
+from flinkx_build.commands.common import mode_option
+from flinkx_build.commands.common import open_session
+from flinkx_build.commands.common import project_option
+from flinkx_build.commands.common import workspace_argument
+from flinkx_build.emit.manifest import build_manifest
+from flinkx_build.emit.writer import write_build
+from flinkx_build.errors import WorkspaceErrors
+from flinkx_build.pipeline import Session
+
+
+def compile_workspace(session: Session, projects: list[str]):
+    """(outputs: task key -> (relative path, text), resolved tasks, diagnostics)."""
+    diags = list(session.load_diagnostics)
+    outputs: dict[str, tuple[str, str]] = {}
+    resolved = []
+    for task in session.tasks(projects):
+        rt = session.resolved(task)
+        resolved.append(rt)
+        diags.extend(rt.diagnostics)
+        if rt.ok:
+            outputs[task.key] = (f"{task.project}/{task.name}.sql", session.compiled(task).text)
+    return outputs, resolved, diags
+
+
+@click.command("build")
+@workspace_argument
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Build folder (default: flinkx.yaml's build_dir).")
+@project_option
+@mode_option
+@click.option("--check", is_flag=True, help="Compile everything, write nothing.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the parse cache.")
+def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: str | None, check: bool, no_cache: bool) -> None:
+    """Compile WORKSPACE (default: .) into standalone Flink SQL files."""
+    started = time.perf_counter()
+    session = open_session(workspace, mode, use_cache=not no_cache)
+    selected = check_projects(session, projects)
+    outputs, resolved, diags = compile_workspace(session, selected)
+    errors = [d for d in diags if d.is_error]
+    if errors:
+        raise WorkspaceErrors(diags)
+    echo_diagnostics([d for d in diags if not d.is_error])
+    ws = session.workspace
+    out_dir = out or (ws.root / ws.config.build_dir)
+    elapsed = time.perf_counter() - started
+    if check:
+        click.echo(f"flinkx: {len(outputs)} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)")
+        return
+    files = {rel: text for rel, text in outputs.values()}
+    manifest = build_manifest(ws, resolved, {k: v[0] for k, v in outputs.items()})
+    keep = set(ws.projects) - set(selected) if selected else None
+    write_build(out_dir, files, manifest, keep)
+    click.echo(f"flinkx: built {len(outputs)} tasks of {len({k.split('/')[0] for k in outputs})} projects into {out_dir} ({time.perf_counter() - started:.1f} s)")

@@ -1,0 +1,91 @@
+"""`flinkx explain PROJECT/TASK`: each table's effective definition and where every value came from."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from flinkx_build.commands.common import mode_option
+from flinkx_build.commands.common import open_session
+from flinkx_build.errors import UsageError
+from flinkx_build.errors import WorkspaceErrors
+from flinkx_build.errors import did_you_mean
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.model import TableDef
+
+
+def explain_data(rt: ResolvedTask) -> dict:
+    tables = []
+    for use in sorted(rt.tables.values(), key=lambda u: u.base_name):
+        for definition, name in use.variants:
+            queries = sorted({
+                rs.parsed.pos.line
+                for rs in rt.statements
+                for bound in rs.tables
+                if bound.definition is not None and bound.definition.signature() == definition.signature() and bound.key == use.table.key
+            })
+            tables.append({"table": use.table.key, "emitted_as": name, "used_at_lines": queries, **_definition(definition)})
+    return {"task": rt.task.key, "source": rt.task.display_path, "tables": tables}
+
+
+def _definition(d: TableDef) -> dict:
+    def origin(key: str):
+        o = d.origins.get(key)
+        return o.format() if o else None
+
+    return {
+        "columns": [
+            {"name": c.name, "type": c.type, "expression": c.expression or None, "metadata": c.metadata_key, "from": c.origin.format() if c.origin else None}
+            for c in d.columns
+        ],
+        "primary_key": {"columns": d.primary_key, "from": origin("primary_key") if d.primary_key else None},
+        "index": {"columns": d.index, "from": origin("index") if d.index else None},
+        "unique_index": {"columns": d.unique_index, "from": origin("unique_index") if d.unique_index else None},
+        "watermark": {"column": d.watermark[0], "expression": d.watermark[1], "from": origin("watermark")} if d.watermark else None,
+        "options": {k: {"value": v, "from": origin(f"option:{k}")} for k, v in d.options.items()},
+    }
+
+
+def render_text(data: dict) -> str:
+    lines = [f"task {data['task']} ({data['source']})"]
+    for t in data["tables"]:
+        lines.append(f"\n{t['table']} as {t['emitted_as']} (statements at lines {', '.join(map(str, t['used_at_lines']))})")
+        lines.append("  columns:")
+        for c in t["columns"]:
+            what = f"AS {c['expression']}" if c["expression"] else c["type"] + (" METADATA" if c["metadata"] else "")
+            lines.append(f"    {c['name']:<20} {what:<30} <- {c['from']}")
+        for key in ("primary_key", "index", "unique_index"):
+            if t[key]["columns"]:
+                lines.append(f"  {key.replace('_', ' ')}: ({', '.join(t[key]['columns'])}) <- {t[key]['from']}")
+        if t["watermark"]:
+            w = t["watermark"]
+            lines.append(f"  watermark: FOR {w['column']} AS {w['expression']} <- {w['from']}")
+        lines.append("  options:")
+        for k, v in t["options"].items():
+            lines.append(f"    {k} = {v['value']!r} <- {v['from']}")
+    return "\n".join(lines)
+
+
+@click.command("explain")
+@click.argument("args", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@mode_option
+def command(args: tuple[str, ...], fmt: str, mode: str | None) -> None:
+    """Show the effective definition of every table PROJECT/TASK uses: [WORKSPACE] PROJECT/TASK."""
+    if len(args) > 2:
+        raise UsageError("usage: flinkx explain [WORKSPACE] PROJECT/TASK")
+    workspace, target = (Path(args[0]), args[1]) if len(args) == 2 else (Path("."), args[0])
+    session = open_session(workspace, mode)
+    project, _, name = target.partition("/")
+    name = name.removesuffix(".sql")
+    proj = session.workspace.projects.get(project)
+    if proj is None or name not in proj.tasks:
+        pool = [t.key for t in session.tasks()]
+        hint = did_you_mean(target, pool)
+        raise UsageError(f"unknown task '{target}'" + (f" ({hint})" if hint else ""))
+    rt = session.resolved(proj.tasks[name])
+    if not rt.ok:
+        raise WorkspaceErrors(rt.diagnostics)
+    data = explain_data(rt)
+    click.echo(json.dumps(data, indent=2) if fmt == "json" else render_text(data))

@@ -1,0 +1,94 @@
+"""compile: DDL for the meta tables and functions a task uses, per engine."""
+from __future__ import annotations
+
+from flinkx_build.model import Function
+from flinkx_build.resolve.builtins import quote_identifier as q
+from flinkx_build.resolve.model import TableDef
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def table_ddl(defn: TableDef, name: str, engine: str) -> str:
+    """`CREATE TEMPORARY TABLE` as a Flink user would write it by hand."""
+    lines = []
+    columns = defn.columns
+    if defn.written_columns is not None:
+        columns = _crop(defn)
+    for col in columns:
+        if col.expression:
+            lines.append(f"{q(col.name)} AS {col.expression}")
+            continue
+        text = f"{q(col.name)} {col.type}"
+        if col.metadata_key is not None:
+            if engine == "blink":
+                text += " HEADER"
+            elif col.metadata_key == col.name:
+                text += " METADATA VIRTUAL"
+            else:
+                text += f" METADATA FROM {_literal(col.metadata_key)} VIRTUAL"
+        if col.comment and engine != "blink":
+            text += f" COMMENT {_literal(col.comment)}"
+        lines.append(text)
+    if defn.watermark:
+        lines.append(f"WATERMARK FOR {q(defn.watermark[0])} AS {defn.watermark[1]}")
+    if defn.primary_key:
+        keys = ", ".join(q(c) for c in defn.primary_key)
+        lines.append(f"PRIMARY KEY ({keys})" + ("" if engine == "blink" else " NOT ENFORCED"))
+    if defn.index:
+        lines.append(f"INDEX ({', '.join(q(c) for c in defn.index)})")
+    if defn.unique_index:
+        lines.append(f"UNIQUE INDEX ({', '.join(q(c) for c in defn.unique_index)})")
+    body = ",\n".join(f"  {line}" for line in lines)
+    if engine == "blink":
+        options = ",\n".join(f"  {key} = {_literal(value)}" for key, value in defn.options.items())
+        return f"CREATE TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
+    options = ",\n".join(f"  {_literal(key)} = {_literal(value)}" for key, value in defn.options.items())
+    return f"CREATE TEMPORARY TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
+
+
+def _crop(defn: TableDef):
+    """dataphincolumns(rowkey, family1.q1): keep those columns; crop ROW families."""
+    from flinkx_build.resolve.model import ColumnDef
+
+    wanted: dict[str, list[str]] = {}
+    for item in defn.written_columns or []:
+        family, _, qualifier = item.partition(".")
+        wanted.setdefault(family.lower(), [])
+        if qualifier:
+            wanted[family.lower()].append(qualifier)
+    out = []
+    for col in defn.columns:
+        quals = wanted.get(col.name.lower())
+        if quals is None:
+            continue
+        if quals and col.type.upper().startswith("ROW<"):
+            fields = _row_fields(col.type)
+            kept = [f"{n} {t}" for n, t in fields if n.lower() in {x.lower() for x in quals}]
+            out.append(ColumnDef(col.name, f"ROW<{', '.join(kept)}>", col.comment, origin=col.origin))
+        else:
+            out.append(col)
+    return out
+
+
+def _row_fields(type_text: str) -> list[tuple[str, str]]:
+    inner = type_text[type_text.index("<") + 1 : type_text.rindex(">")]
+    fields, depth, start = [], 0, 0
+    for i, ch in enumerate(inner + ","):
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            name, _, ftype = inner[start:i].strip().partition(" ")
+            fields.append((name.strip("`"), ftype.strip()))
+            start = i + 1
+    return fields
+
+
+def function_ddl(function: Function, name: str, engine: str) -> str:
+    language = f" LANGUAGE {function.language.upper()}"
+    if engine == "blink":
+        return f"CREATE FUNCTION {q(name)} AS {_literal(function.class_name)}"
+    return f"CREATE TEMPORARY FUNCTION {q(name)} AS {_literal(function.class_name)}{language}"

@@ -1,0 +1,91 @@
+"""Diagnostics: every user mistake is one `path:line:col: FXnnn message` line.
+
+Codes are stable: once published, a code keeps its meaning. `CODES` is the
+registry that docs/error-codes.md mirrors (a test keeps them in step).
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+# code -> (severity, short title)
+CODES: dict[str, tuple[str, str]] = {
+    # workspace and YAML
+    "FX100": ("error", "invalid workspace configuration (flinkx.yaml)"),
+    "FX101": ("error", "malformed YAML"),
+    "FX102": ("error", "missing required key"),
+    "FX103": ("warning", "unknown key"),
+    "FX104": ("error", "invalid value"),
+    "FX105": ("error", "duplicate definition"),
+    "FX106": ("warning", "WITH value is not a string"),
+    "FX107": ("error", "unknown Flink data type"),
+    "FX110": ("error", "unknown variable"),
+    # task SQL
+    "FX120": ("error", "SQL syntax error"),
+    "FX121": ("error", "variable rendered outside a string"),
+    "FX130": ("error", "unknown table"),
+    "FX131": ("error", "unknown project"),
+    "FX132": ("error", "ambiguous table: stream and offline tables share the name"),
+    "FX140": ("error", "unknown project function"),
+    "FX141": ("error", "unknown function"),
+    "FX150": ("error", "invalid SET statement"),
+    "FX151": ("error", "unknown column"),
+    "FX152": ("error", "invalid table hint"),
+    "FX153": ("error", "watermark form does not match dataphin_version"),
+    "FX160": ("error", "option is locked by the meta table"),
+    "FX170": ("error", "feature not supported by the target engine"),
+    # graph
+    "FX200": ("error", "dependency cycle"),
+    # validation with the real Flink planner
+    "FX300": ("error", "Flink rejected the statement"),
+    # environment
+    "FX900": ("error", "environment problem"),
+}
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    hint: str = ""
+    severity: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.severity:
+            object.__setattr__(self, "severity", CODES.get(self.code, ("error", ""))[0])
+
+    def format(self) -> str:
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}{hint}"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+class UsageError(Exception):
+    """A mistake in how flinkx was called or configured: exit code 2."""
+
+
+class WorkspaceErrors(Exception):
+    """Findings that stop a build: exit code 1."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics = sorted(set(diagnostics))
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """A "did you mean 'x'?" hint, or "" when nothing is close."""
+    pool = sorted(set(candidates))
+    if not pool:
+        return ""
+    by_lower = {c.lower(): c for c in pool}
+    if name.lower() in by_lower and by_lower[name.lower()] != name:
+        return f"did you mean '{by_lower[name.lower()]}'?"
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"did you mean '{by_lower[close[0]]}'?" if close else ""

@@ -1,0 +1,277 @@
+"""The `dataphin` sqlfluff dialect: sqlfluff's `flink` plus Dataphin's task syntax.
+
+This module is the one place where flinkx extends sqlfluff's grammar. Build,
+lint (the `flinkx_rules` plugin), graph and validate all parse with this
+dialect, so they can never disagree about what a statement means.
+
+What it adds on top of `flink` (seed 000):
+
+* ``proj:fn(...)`` - a function name with a project prefix;
+* ``SET [proj.]tbl.option = value`` in every Dataphin form: plain values,
+  ``x AS expr`` and ``(x AS expr, y AS expr)`` computed columns,
+  ``d AS PROCTIME()``, and the unquoted (Dataphin 3.6) watermark
+  ``WATERMARK FOR ts AS withOffset(ts, 1000)``;
+* the legacy Blink join options ``JOIN dim WITH (index = 'f2') FOR SYSTEM_TIME AS OF``.
+
+`${var}` is not grammar: the placeholder templater renders it before lexing
+(see `frontend.template`). Hints (``/*+ ... */``) stay comments for sqlfluff
+and are read by `frontend.hints`.
+
+sqlfluff plugins cannot add dialects, so `register()` writes into sqlfluff's
+dialect table and module registry. It is idempotent, and it runs on import of
+both this package and the sqlfluff plugin, so ``dialect = dataphin`` works in
+a plain ``.sqlfluff`` file too.
+"""
+from __future__ import annotations
+
+import sys
+import types
+
+from sqlfluff.core.dialects import Dialect
+from sqlfluff.core.dialects import load_raw_dialect
+from sqlfluff.core.parser import AnyNumberOf
+from sqlfluff.core.parser import BaseSegment
+from sqlfluff.core.parser import Bracketed
+from sqlfluff.core.parser import CodeSegment
+from sqlfluff.core.parser import Delimited
+from sqlfluff.core.parser import IdentifierSegment
+from sqlfluff.core.parser import OneOf
+from sqlfluff.core.parser import Ref
+from sqlfluff.core.parser import RegexParser
+from sqlfluff.core.parser import Sequence
+from sqlfluff.core.parser import TypedParser
+
+DIALECT_NAME = "dataphin"
+_MODULE_NAME = "sqlfluff.dialects.dialect_dataphin"
+
+
+class DataphinFunctionProjectSegment(BaseSegment):
+    """The ``proj:`` in ``proj:fn(...)``."""
+
+    type = "dataphin_function_project"
+    match_grammar = Sequence(
+        Ref("SingleIdentifierGrammar"),
+        Ref("ColonSegment"),
+        allow_gaps=False,
+    )
+
+
+class DataphinSetTargetSegment(BaseSegment):
+    """``[proj.]tbl.option[.more]`` after ``SET``: any words, backticks allowed.
+
+    Option names may be keywords (``index``, ``stream``, ``batch``), so each
+    part is matched on its raw text, not as an identifier. Which part is the
+    project, the table or the option is decided by the resolver, which knows
+    the workspace.
+    """
+
+    type = "dataphin_set_target"
+    match_grammar = Delimited(
+        OneOf(
+            Ref("BackQuotedIdentifierSegment"),
+            RegexParser(r"[A-Za-z_][A-Za-z0-9_$-]*", CodeSegment, type="dataphin_set_part"),
+        ),
+        delimiter=Ref("DotSegment"),
+        allow_gaps=False,
+        min_delimiters=1,
+    )
+
+
+class DataphinComputedColumnSegment(BaseSegment):
+    """``x AS expr``: a computed column or a ``d AS PROCTIME()`` column."""
+
+    type = "dataphin_computed_column"
+    match_grammar = Sequence(
+        Ref("SingleIdentifierGrammar"),
+        "AS",
+        Ref("ExpressionSegment"),
+    )
+
+
+class DataphinWatermarkSegment(BaseSegment):
+    """The unquoted (Dataphin 3.6) watermark value."""
+
+    type = "dataphin_watermark"
+    match_grammar = Sequence(
+        "WATERMARK",
+        Ref("SingleIdentifierGrammar", optional=True),
+        "FOR",
+        Ref("ColumnReferenceSegment"),
+        "AS",
+        Ref("ExpressionSegment"),
+    )
+
+
+class DataphinSetStatementSegment(BaseSegment):
+    """``SET [proj.]tbl.option = value``, every form of seed 000."""
+
+    type = "dataphin_set_statement"
+    match_grammar = Sequence(
+        "SET",
+        Ref("DataphinSetTargetSegment"),
+        Ref("EqualsSegment"),
+        OneOf(
+            Ref("DataphinWatermarkSegment"),
+            Bracketed(Delimited(Ref("DataphinComputedColumnSegment"))),
+            Ref("DataphinComputedColumnSegment"),
+            Ref("ExpressionSegment"),
+        ),
+    )
+
+
+class DataphinLegacyJoinOptionsSegment(BaseSegment):
+    """``WITH (index = 'f2')`` after a dimension table (legacy Blink join)."""
+
+    type = "dataphin_legacy_join_options"
+    match_grammar = Sequence(
+        "WITH",
+        Bracketed(
+            Delimited(
+                Sequence(
+                    RegexParser(r"[A-Za-z_][A-Za-z0-9_]*", IdentifierSegment, type="dataphin_join_option"),
+                    Ref("EqualsSegment"),
+                    Ref("LiteralGrammar"),
+                )
+            )
+        ),
+    )
+
+
+# --- WITH (...) options, permissive (for the flinkx_rules plugin, rule FX02) ---
+# Flink only accepts 'key' = 'value' (single-quoted strings on both sides).
+# sqlfluff's flink grammar turns a WITH clause holding a double-quoted, numeric
+# or dotted bare value into one `unparsable` segment, so FX02 could not see it.
+# This grammar also accepts those forms, flat inside the bracket as before
+# (key, `=`, value, `,`), so a linter can flag and fix them. The well-formed
+# 'k' = 'v' case parses exactly as in `flink`.
+
+
+class DataphinOptionWordSegment(BaseSegment):
+    """A bare WITH key or value: words joined by ``.`` or ``-`` (``bootstrap.servers``)."""
+
+    type = "dataphin_option_word"
+    match_grammar = Sequence(
+        RegexParser(r"[A-Za-z_][A-Za-z0-9_$]*", CodeSegment, type="dataphin_option_word_part"),
+        AnyNumberOf(
+            Sequence(
+                OneOf(Ref("DotSegment"), Ref("MinusSegment")),
+                RegexParser(r"[A-Za-z0-9_$]+", CodeSegment, type="dataphin_option_word_part"),
+                allow_gaps=False,
+            ),
+            allow_gaps=False,
+        ),
+        allow_gaps=False,
+    )
+
+
+def _connector_option_part() -> OneOf:
+    return OneOf(
+        Ref("QuotedLiteralSegment"),  # 'k' (the only form Flink accepts)
+        TypedParser("double_quote", CodeSegment, type="dataphin_double_quoted_option"),  # "k"
+        Ref("BackQuotedIdentifierSegment"),  # `k` (Blink)
+        Sequence(Ref("MinusSegment", optional=True), Ref("NumericLiteralSegment"), allow_gaps=False),  # 500, -1
+        Ref("DataphinOptionWordSegment"),  # k, a.b.c, true (Blink)
+    )
+
+
+def _connector_options_grammar() -> Sequence:
+    return Sequence(
+        "WITH",
+        Bracketed(
+            Delimited(
+                Sequence(
+                    _connector_option_part(),
+                    OneOf(Ref("EqualsSegment"), Ref("DoubleEqualsSegment")),
+                    _connector_option_part(),
+                ),
+            ),
+        ),
+    )
+
+
+# --- end of WITH options ---
+
+
+def _build() -> Dialect:
+    flink = load_raw_dialect("flink")
+    from sqlfluff.dialects import dialect_flink as flink_module
+
+    dataphin = flink.copy_as(
+        DIALECT_NAME,
+        formatted_name="Dataphin Flink SQL (flinkx)",
+        docstring="Apache Flink SQL with Dataphin's cross-project references and task-level SET.",
+    )
+    dataphin.add(
+        DataphinFunctionProjectSegment=DataphinFunctionProjectSegment,
+        DataphinSetTargetSegment=DataphinSetTargetSegment,
+        DataphinComputedColumnSegment=DataphinComputedColumnSegment,
+        DataphinWatermarkSegment=DataphinWatermarkSegment,
+        DataphinSetStatementSegment=DataphinSetStatementSegment,
+        DataphinLegacyJoinOptionsSegment=DataphinLegacyJoinOptionsSegment,
+    )
+    # WITH (...) options: see "WITH (...) options, permissive" above.
+    dataphin.add(DataphinOptionWordSegment=DataphinOptionWordSegment)
+    dataphin.replace(CreateTableConnectorOptionsSegment=_connector_options_grammar())
+
+    class FunctionNameSegment(flink_module.FunctionNameSegment):
+        """A Flink function name, optionally prefixed with ``proj:``."""
+
+        match_grammar = Sequence(
+            Ref("DataphinFunctionProjectSegment", optional=True),
+            flink_module.FunctionNameSegment.match_grammar,
+            allow_gaps=False,
+        )
+
+    class StatementSegment(flink_module.StatementSegment):
+        """Flink statements plus the Dataphin SET statement."""
+
+        match_grammar = flink_module.StatementSegment.match_grammar.copy(
+            insert=[Ref("DataphinSetStatementSegment")],
+        )
+
+    class SetStatementSegment(flink_module.SetStatementSegment):
+        """Flink's own ``SET 'key' = 'value'`` (quoted key) and bare ``SET``.
+
+        The unquoted ``SET a.b = v`` form is Dataphin's table option and is
+        matched by `DataphinSetStatementSegment` instead.
+        """
+
+        match_grammar = Sequence(
+            "SET",
+            Sequence(
+                Ref("QuotedLiteralSegment"),
+                Ref("EqualsSegment"),
+                Ref("QuotedLiteralSegment"),
+                optional=True,
+            ),
+        )
+
+    class TemporalQuerySegment(flink_module.TemporalQuerySegment):
+        """``FOR SYSTEM_TIME AS OF``, optionally after legacy join options."""
+
+        match_grammar = Sequence(
+            Ref("DataphinLegacyJoinOptionsSegment", optional=True),
+            flink_module.TemporalQuerySegment.match_grammar,
+        )
+
+    dataphin.replace(
+        FunctionNameSegment=FunctionNameSegment,
+        StatementSegment=StatementSegment,
+        SetStatementSegment=SetStatementSegment,
+        TemporalQuerySegment=TemporalQuerySegment,
+    )
+    return dataphin
+
+
+def register() -> None:
+    """Make ``dialect = dataphin`` loadable by sqlfluff (idempotent)."""
+    from sqlfluff.core import dialects as registry
+
+    if _MODULE_NAME not in sys.modules:
+        module = types.ModuleType(_MODULE_NAME)
+        module.dataphin_dialect = _build()  # type: ignore[attr-defined]
+        sys.modules[_MODULE_NAME] = module
+    registry._dialect_lookup.setdefault(DIALECT_NAME, ("dialect_dataphin", "dataphin_dialect"))
+
+
+register()

@@ -1,0 +1,204 @@
+"""Read a parsed `dataphin` tree into the facts of `statements`."""
+from __future__ import annotations
+
+from sqlfluff.core.parser import BaseSegment
+
+from flinkx_build.frontend.hints import parse_hint
+from flinkx_build.frontend.hints import unquote
+from flinkx_build.frontend.splitter import Chunk
+from flinkx_build.frontend.statements import ColumnRef
+from flinkx_build.frontend.statements import ComputedColumn
+from flinkx_build.frontend.statements import FunctionRef
+from flinkx_build.frontend.statements import Hint
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.frontend.statements import Pos
+from flinkx_build.frontend.statements import SetOption
+from flinkx_build.frontend.statements import Span
+from flinkx_build.frontend.statements import TableRef
+
+_KINDS = {
+    "insert_statement": "insert",
+    "select_statement": "select",
+    "with_compound_statement": "select",
+    "set_expression": "select",
+    "create_table_statement": "create_table",
+    "create_view_statement": "create_view",
+    "create_function_statement": "create_function",
+    "dataphin_set_statement": "set_option",
+    "set_statement": "flink_set",
+}
+_IDENTIFIERS = ("naked_identifier", "quoted_identifier", "function_name_identifier", "dataphin_set_part", "identifier")
+
+
+def identifier_text(seg: BaseSegment) -> str:
+    raw = seg.raw
+    if raw.startswith("`") and raw.endswith("`"):
+        return raw[1:-1].replace("``", "`")
+    return raw
+
+
+def span_of(seg: BaseSegment) -> Span:
+    s = seg.pos_marker.templated_slice
+    return Span(s.start, s.stop)
+
+
+def pos_of(seg: BaseSegment, chunk: Chunk) -> Pos:
+    line, col = seg.pos_marker.source_position()
+    return Pos(*chunk.position(line, col))
+
+
+def _parts(seg: BaseSegment) -> list[str]:
+    return [identifier_text(s) for s in seg.segments if s.is_type(*_IDENTIFIERS)]
+
+
+def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
+    statement = next(tree.recursive_crawl("statement"), None)
+    body = next((s for s in statement.segments if s.is_code), None) if statement else None
+    if body is None:
+        return
+    stmt.kind = _KINDS.get(body.type, "other")
+    if stmt.kind == "set_option":
+        stmt.set_option = _set_option(body, chunk)
+        return
+    if stmt.kind == "flink_set":
+        literals = [unquote(s.raw) for s in body.recursive_crawl("quoted_literal")]
+        stmt.flink_set = (literals[0], literals[1]) if len(literals) == 2 else None
+        return
+    defined = None
+    if stmt.kind in ("create_table", "create_view"):
+        defined = next((s for s in body.segments if s.is_type("table_reference")), None)
+    elif stmt.kind == "create_function":
+        defined = next((s for s in body.segments if s.is_type("function_name")), None)
+    if defined is not None:
+        stmt.defines = identifier_text([s for s in defined.segments if s.is_type(*_IDENTIFIERS)][-1])
+        stmt.defines_span = span_of(defined)
+    stmt.ctes = [identifier_text(s) for cte in body.recursive_crawl("common_table_expression") for s in cte.segments if s.is_type(*_IDENTIFIERS)][:]
+    _tables(tree, body, defined, chunk, stmt)
+    if stmt.kind != "create_function":
+        _functions(body, chunk, stmt)
+    for ref in body.recursive_crawl("column_reference"):
+        stmt.columns.append(ColumnRef(_parts(ref), pos_of(ref, chunk)))
+    _hints(tree, chunk, stmt)
+
+
+def _tables(tree: BaseSegment, body: BaseSegment, defined: BaseSegment | None, chunk: Chunk, stmt: ParsedStatement) -> None:
+    for path_step in _crawl_with_parents(body, "table_reference"):
+        ref, parents = path_step
+        if ref is defined:
+            continue
+        parent = parents[-1] if parents else body
+        role = "read"
+        alias = ""
+        has_alias_slot = True
+        legacy: dict[str, str] = {}
+        legacy_span = None
+        alias_at = -1
+        if parent.is_type("insert_statement"):
+            role, has_alias_slot = "write", False
+        element = next((p for p in reversed(parents) if p.is_type("from_expression_element")), None)
+        if element is not None:
+            temporal = next((s for s in element.segments if s.is_type("temporal_query")), None)
+            if temporal is not None:
+                role = "lookup"
+                options = next((s for s in temporal.segments if s.is_type("dataphin_legacy_join_options")), None)
+                if options is not None:
+                    legacy, legacy_span = _legacy_options(options), span_of(options)
+            alias_seg = next((s for s in element.segments if s.is_type("alias_expression")), None)
+            if alias_seg is not None:
+                names = [s for s in alias_seg.segments if s.is_type(*_IDENTIFIERS)]
+                alias = identifier_text(names[-1]) if names else ""
+            else:
+                alias_at = span_of(element).end
+        elif not parent.is_type("table_expression"):
+            has_alias_slot = False
+        stmt.tables.append(TableRef(_parts(ref), span_of(ref), pos_of(ref, chunk), role, alias, [], legacy, legacy_span, has_alias_slot, alias_at))
+
+
+def _crawl_with_parents(seg: BaseSegment, seg_type: str, parents: tuple = ()):
+    for child in seg.segments:
+        if child.is_type(seg_type):
+            yield child, [*parents, seg]
+        elif child.segments:
+            yield from _crawl_with_parents(child, seg_type, (*parents, seg))
+
+
+def _legacy_options(seg: BaseSegment) -> dict[str, str]:
+    out: dict[str, str] = {}
+    key = None
+    for raw in seg.recursive_crawl("dataphin_join_option", "quoted_literal", "numeric_literal", "boolean_literal"):
+        if raw.is_type("dataphin_join_option"):
+            key = raw.raw
+        elif key is not None:
+            out[key] = unquote(raw.raw)
+            key = None
+    return out
+
+
+def _functions(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
+    for func in body.recursive_crawl("function"):
+        name_seg = next((s for s in func.segments if s.is_type("function_name")), None)
+        if name_seg is None:
+            continue
+        project = None
+        prefix = next((s for s in name_seg.segments if s.is_type("dataphin_function_project")), None)
+        if prefix is not None:
+            project = identifier_text([s for s in prefix.segments if s.is_type(*_IDENTIFIERS)][0])
+        names = [s for s in name_seg.segments if s.is_type(*_IDENTIFIERS)]
+        if not names:
+            continue
+        stmt.functions.append(
+            FunctionRef(identifier_text(names[-1]), project, len(names) > 1, span_of(name_seg), pos_of(name_seg, chunk))
+        )
+
+
+def _set_option(body: BaseSegment, chunk: Chunk) -> SetOption:
+    target = next(s for s in body.segments if s.is_type("dataphin_set_target"))
+    parts = [s for s in target.segments if s.is_type("quoted_identifier", "dataphin_set_part", "naked_identifier")]
+    code = [s for s in body.segments if s.is_code]
+    value_seg = code[-1]
+    computed: list[ComputedColumn] = []
+    kind = "expression"
+    value = value_seg.raw
+    quoted = False
+    if value_seg.is_type("dataphin_watermark"):
+        kind = "watermark"
+    elif value_seg.is_type("dataphin_computed_column"):
+        kind = "computed"
+        computed = [_computed(value_seg)]
+    elif value_seg.is_type("bracketed"):
+        kind = "computed"
+        computed = [_computed(s) for s in value_seg.recursive_crawl("dataphin_computed_column")]
+    else:
+        literal = value_seg
+        while literal.segments and len([s for s in literal.segments if s.is_code]) == 1:
+            literal = next(s for s in literal.segments if s.is_code)
+        if literal.is_type("quoted_literal"):
+            kind, value, quoted = "literal", unquote(literal.raw), True
+        elif literal.is_type("numeric_literal", "boolean_literal", "naked_identifier", "null_literal") or literal.is_type("keyword"):
+            kind, value = "literal", literal.raw
+    return SetOption(
+        [identifier_text(p) for p in parts], [p.raw.startswith("`") for p in parts], kind, value_seg.raw, value, quoted,
+        computed, pos_of(body, chunk), pos_of(value_seg, chunk),
+    )
+
+
+def _computed(seg: BaseSegment) -> ComputedColumn:
+    code = [s for s in seg.segments if s.is_code]
+    return ComputedColumn(identifier_text(code[0]), "".join(s.raw for s in seg.segments[seg.segments.index(code[2]):]).strip())
+
+
+def _hints(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
+    """Attach each ``/*+ ... */`` to the table reference or SELECT right before it."""
+    ends = {t.span.end: t for t in stmt.tables}
+    previous_code: BaseSegment | None = None
+    for raw in tree.raw_segments:
+        if raw.is_type("block_comment") and raw.raw.startswith("/*+"):
+            parsed = parse_hint(raw.raw)
+            hint = Hint(raw.raw, span_of(raw), pos_of(raw, chunk), parsed.items, parsed.error.message if parsed.error else "")
+            owner = ends.get(previous_code.pos_marker.templated_slice.stop) if previous_code is not None else None
+            if owner is not None:
+                owner.hints.append(hint)
+            else:
+                stmt.select_hints.append(hint)
+        elif raw.is_code:
+            previous_code = raw

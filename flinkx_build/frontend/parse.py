@@ -1,0 +1,114 @@
+"""parse: one task file -> `ParsedStatement`s, through sqlfluff's `dataphin` dialect.
+
+The file is split at top-level `;` (`splitter`), each statement is rendered by
+sqlfluff's placeholder templater (`template`) and parsed by the `dataphin`
+dialect (`dialect`), and the tree is read into plain facts (`extract`). The
+sqlfluff tree never leaves this package, so the facts can be cached by content
+hash (`cache`) and lint can read the very same facts from its own parse.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sqlfluff.core import FluffConfig
+from sqlfluff.core import Linter
+from sqlfluff.core.parser import BaseSegment
+
+from flinkx_build.frontend import dialect
+from flinkx_build.frontend.extract import extract_statement
+from flinkx_build.frontend.splitter import Chunk
+from flinkx_build.frontend.splitter import split_statements
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.frontend.statements import Pos
+from flinkx_build.frontend.statements import SyntaxProblem
+from flinkx_build.frontend.template import sqlfluff_templater_config
+
+FRONTEND_VERSION = "1"  # bump when extraction changes: it invalidates the parse cache
+
+
+def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, object], ...] = ()) -> FluffConfig:
+    """sqlfluff configuration for the dataphin dialect and this variable context."""
+    dialect.register()
+    core = {
+        "dialect": dialect.DIALECT_NAME,
+        "templater": "placeholder",
+        "large_file_skip_byte_limit": 0,
+        "use_rust_parser": False,
+    }
+    configs = {
+        "core": core,
+        "templater": {"placeholder": sqlfluff_templater_config(dict(context))},
+    }
+    for section, value in extra:
+        configs.setdefault(section, {}).update(value)  # type: ignore[union-attr]
+    return FluffConfig(configs=configs, overrides={"dialect": dialect.DIALECT_NAME})
+
+
+@lru_cache(maxsize=64)
+def _linter(context: tuple[tuple[str, str], ...]) -> Linter:
+    return Linter(config=fluff_config(context))
+
+
+def context_key(context: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(context.items()))
+
+
+@dataclass
+class ParsedChunk:
+    chunk: Chunk
+    statement: ParsedStatement
+    tree: BaseSegment | None
+
+
+def parse_chunk(chunk: Chunk, index: int, context: dict[str, str]) -> ParsedChunk:
+    """Parse one statement; control statements of a statement set skip sqlfluff."""
+    if chunk.kind != "statement":
+        stmt = ParsedStatement(index, chunk.kind, chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset)
+        return ParsedChunk(chunk, stmt, None)
+    parsed = _linter(context_key(context)).parse_string(chunk.text, fname="task.sql")
+    return ParsedChunk(chunk, statement_from_tree(parsed.tree, parsed.violations, chunk, index), parsed.tree)
+
+
+def statement_from_tree(tree: BaseSegment | None, violations: list, chunk: Chunk, index: int) -> ParsedStatement:
+    """Facts of one statement from a sqlfluff tree (shared with lint)."""
+    rendered = tree.raw if tree is not None else chunk.text
+    stmt = ParsedStatement(index, "other", chunk.text, rendered, Pos(chunk.line, chunk.col), chunk.offset)
+    problem = _syntax_problem(tree, violations, chunk)
+    if problem:
+        stmt.syntax = problem
+        return stmt
+    assert tree is not None
+    extract_statement(tree, chunk, stmt)
+    return stmt
+
+
+def _syntax_problem(tree: BaseSegment | None, violations: list, chunk: Chunk) -> SyntaxProblem | None:
+    for violation in violations:
+        line, col = getattr(violation, "line_no", 1) or 1, getattr(violation, "line_pos", 1) or 1
+        desc = violation.desc() if hasattr(violation, "desc") else str(violation)
+        return SyntaxProblem(Pos(*chunk.position(line, col)), _clean_message(desc))
+    if tree is None:
+        return SyntaxProblem(Pos(chunk.line, chunk.col), "cannot parse statement")
+    for seg in tree.recursive_crawl("unparsable"):
+        line, col = seg.pos_marker.source_position()
+        return SyntaxProblem(Pos(*chunk.position(line, col)), f"cannot parse '{_excerpt(seg.raw)}'")
+    return None
+
+
+def _clean_message(desc: str) -> str:
+    """sqlfluff's message without its own position prefix and grammar dump."""
+    desc = re.sub(r"^Line \d+, Position \d+: ", "", desc.splitlines()[0] if desc else "")
+    desc = desc.replace("Found unparsable section", "cannot parse")
+    desc = desc.split(". Expected:")[0].split(" Expected:")[0]
+    return desc or "syntax error"
+
+
+def _excerpt(raw: str) -> str:
+    one_line = " ".join(raw.split())
+    return one_line if len(one_line) <= 40 else one_line[:37] + "..."
+
+
+def parse_task_text(text: str, context: dict[str, str]) -> list[ParsedChunk]:
+    return [parse_chunk(chunk, i, context) for i, chunk in enumerate(split_statements(text))]

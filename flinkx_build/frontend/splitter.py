@@ -1,0 +1,135 @@
+"""Split a task file into statements at top-level semicolons.
+
+sqlfluff can let one bad statement swallow the rest of a file, so every
+consumer parses statement by statement. The splitter works on the raw task
+text (before `${var}` rendering) and keeps exact offsets, so positions inside
+a statement map back to the file by simple addition.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_BEGIN_SET = re.compile(r"^\s*BEGIN\s+STATEMENT\s+SET\s*$", re.IGNORECASE)
+_END = re.compile(r"^\s*END\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One statement's raw text (without its `;`), and where it starts."""
+
+    text: str
+    offset: int  # character offset of text[0] in the file
+    line: int  # 1-based line of text[0]
+    col: int  # 1-based column of text[0]
+    kind: str  # "statement" | "begin_statement_set" | "end"
+
+    def position(self, rel_line: int, rel_col: int) -> tuple[int, int]:
+        """File (line, col) of a 1-based (line, col) inside this chunk."""
+        if rel_line == 1:
+            return self.line, self.col + rel_col - 1
+        return self.line + rel_line - 1, rel_col
+
+
+def strip_comments(text: str) -> str:
+    """The text with comments blanked out (same length), strings kept."""
+    out = list(text)
+    for start, end in _comment_spans(text):
+        for i in range(start, end):
+            if out[i] != "\n":
+                out[i] = " "
+    return "".join(out)
+
+
+def _comment_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "'`\"":
+            i = _skip_quoted(text, i)
+        elif text.startswith("--", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            spans.append((i, end))
+            i = end
+        elif text.startswith("/*", i) and not text.startswith("/*+", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            spans.append((i, end))
+            i = end
+        else:
+            i += 1
+    return spans
+
+
+def _skip_quoted(text: str, i: int) -> int:
+    """Index just past the quoted token starting at i (doubled quote escapes)."""
+    quote = text[i]
+    j = i + 1
+    n = len(text)
+    while j < n:
+        if quote == "'" and text[j] == "\\" and j + 1 < n:
+            j += 2
+            continue
+        if text[j] == quote:
+            if j + 1 < n and text[j + 1] == quote:
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    return n
+
+
+def split_statements(text: str) -> list[Chunk]:
+    """Chunks for each non-empty statement, in file order."""
+    chunks: list[Chunk] = []
+    start = 0
+    i, n = 0, len(text)
+    while i <= n:
+        if i == n or text[i] == ";":
+            _add_chunk(chunks, text, start, i)
+            start = i + 1
+            i += 1
+            continue
+        ch = text[i]
+        if ch in "'`\"":
+            i = _skip_quoted(text, i)
+        elif text.startswith("--", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        else:
+            i += 1
+    return chunks
+
+
+def _add_chunk(chunks: list[Chunk], text: str, start: int, end: int) -> None:
+    body = text[start:end]
+    code = strip_comments(body)
+    if not code.strip():
+        return
+    # Start the chunk at its first non-blank character, comments included,
+    # so a comment above a statement stays with it.
+    lead = len(body) - len(body.lstrip())
+    body = body[lead:].rstrip()
+    offset = start + lead
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    code = strip_comments(body)
+    if _BEGIN_SET.match(code):
+        kind = "begin_statement_set"
+    elif _END.match(code):
+        kind = "end"
+    else:
+        kind = "statement"
+    chunks.append(Chunk(body, offset, line, col, kind))
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, col) of a character offset."""
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col

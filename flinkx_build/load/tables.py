@@ -1,0 +1,266 @@
+"""Meta table and function YAML -> model objects, with YAML positions."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import did_you_mean
+from flinkx_build.frontend.template import find_variables
+from flinkx_build.hashing import canonical_hash
+from flinkx_build.frontend.template import render
+from flinkx_build.frontend.template import template_context
+from flinkx_build.load.yaml_io import item_loc
+from flinkx_build.load.yaml_io import key_loc
+from flinkx_build.load.yaml_io import load_yaml
+from flinkx_build.load.yaml_io import mapping_loc
+from flinkx_build.load.yaml_io import value_loc
+from flinkx_build.model import FUNCTION_KINDS
+from flinkx_build.model import FUNCTION_LANGUAGES
+from flinkx_build.model import TABLE_KINDS
+from flinkx_build.model import Column
+from flinkx_build.model import Function
+from flinkx_build.model import Loc
+from flinkx_build.model import MetaTable
+from flinkx_build.model import Project
+from flinkx_build.model import Workspace
+
+TABLE_KEYS = {"name", "type", "kind", "description", "columns", "primary_key", "with", "locked", "stream", "batch"}
+COLUMN_KEYS = {"name", "type", "comment", "header"}
+FUNCTION_KEYS = {"name", "class", "language", "kind", "returns", "resource", "description"}
+
+# Seed 001, "语法支持类型", plus the aliases Flink's parser accepts.
+FLINK_TYPES = {
+    "CHAR", "VARCHAR", "STRING", "BOOLEAN", "BINARY", "VARBINARY", "BYTES", "DECIMAL", "DEC", "NUMERIC",
+    "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE", "TIME", "TIMESTAMP",
+    "TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MULTISET", "MAP", "ROW", "RAW", "NULL",
+}
+_TYPE_HEAD = re.compile(r"\s*([A-Za-z_]+)")
+
+
+def check_flink_type(type_text: str) -> str | None:
+    """The unknown type name in `type_text`, or None if every name is a Flink type."""
+    # Check each type keyword that starts the type or follows `<`, `,` or `(`
+    # inside ROW<...>/ARRAY<...>/MAP<...>; field names in ROW<a INT> are skipped
+    # by only checking the word after a field name.
+    head = _TYPE_HEAD.match(type_text)
+    if not head:
+        return type_text or "(empty)"
+    name = head.group(1).upper()
+    if name not in FLINK_TYPES:
+        return head.group(1)
+    inner = type_text[head.end():].strip()
+    if name in ("ARRAY", "MULTISET") and inner.startswith("<") and inner.endswith(">"):
+        return check_flink_type(inner[1:-1])
+    if name == "MAP" and inner.startswith("<") and inner.endswith(">"):
+        for part in _split_top(inner[1:-1]):
+            bad = check_flink_type(part)
+            if bad:
+                return bad
+    if name == "ROW" and inner.startswith("<") and inner.endswith(">"):
+        for field in _split_top(inner[1:-1]):
+            parts = field.strip().split(None, 1)
+            if len(parts) == 2:
+                bad = check_flink_type(parts[1])
+                if bad:
+                    return bad
+    return None
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+class _Reader:
+    """Reads one YAML mapping, recording diagnostics at YAML positions."""
+
+    def __init__(self, ws: Workspace, project: Project, shown: str, diags: list[Diagnostic]) -> None:
+        self.shown = shown
+        self.diags = diags
+        self.context = template_context(ws.variables_for(project.name), ws.config.secrets)
+        self.secrets = ws.config.secrets
+
+    def error(self, loc: Loc, code: str, message: str, hint: str = "") -> None:
+        self.diags.append(Diagnostic(loc.path, loc.line, loc.col, code, message, hint))
+
+    def unknown_keys(self, node: CommentedMap, allowed: set[str], what: str) -> None:
+        for key in node:
+            if key not in allowed:
+                self.error(key_loc(node, key, self.shown), "FX103", f"unknown key '{key}' in {what}", did_you_mean(str(key), allowed))
+
+    def resolve(self, value: str, loc: Loc) -> str:
+        for use in find_variables(value, self.context, self.secrets):
+            if not use.known:
+                hint = did_you_mean(use.name, self.context)
+                self.error(loc, "FX110", f"unknown variable '${{{use.name}}}'", hint)
+        return render(value, self.context)
+
+    def options(self, node: Any, key: str) -> tuple[dict[str, str], dict[str, Loc]]:
+        section = node.get(key) if isinstance(node, dict) else None
+        if section is None:
+            return {}, {}
+        if not isinstance(section, dict):
+            self.error(value_loc(node, key, self.shown), "FX104", f"'{key}' must be a mapping of option to value")
+            return {}, {}
+        options, locs = {}, {}
+        for opt, raw in section.items():
+            loc = value_loc(section, opt, self.shown)
+            if not isinstance(raw, str):
+                self.error(loc, "FX106", f"WITH value of '{opt}' is not a string; quote it", f"write '{opt}: \"{_text(raw)}\"'")
+            options[str(opt)] = self.resolve(_text(raw), loc)
+            locs[str(opt)] = loc
+        return options, locs
+
+
+def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: list[Diagnostic]) -> MetaTable | None:
+    data, errors = load_yaml(path, shown)
+    diags.extend(errors)
+    if data is None and errors:
+        return None
+    reader = _Reader(ws, project, shown, diags)
+    if not isinstance(data, CommentedMap):
+        reader.error(Loc(shown, 1, 1), "FX104", "a meta table file must be a mapping")
+        return None
+    reader.unknown_keys(data, TABLE_KEYS, "meta table")
+    loc = mapping_loc(data, shown)
+    name = str(data.get("name") or path.stem)
+    kind = _text(data.get("kind") or "stream")
+    if kind not in TABLE_KINDS:
+        reader.error(value_loc(data, "kind", shown), "FX104", f"kind must be stream or offline, not '{kind}'", did_you_mean(kind, TABLE_KINDS))
+        kind = "stream"
+    options, option_locs = reader.options(data, "with")
+    ttype = _text(data.get("type") or options.get("connector") or options.get("type") or "")
+    if not ttype:
+        reader.error(loc, "FX102", f"meta table '{name}' has no 'type' (and no 'with.connector')")
+    columns = _columns(reader, data, name)
+    if columns is None:
+        return None
+    primary_key = _name_list(reader, data, "primary_key")
+    names = {c.name.lower() for c in columns}
+    for i, col in enumerate(primary_key):
+        if col.lower() not in names:
+            reader.error(item_loc(data.get("primary_key"), i, shown), "FX151", f"primary key column '{col}' is not a column of '{name}'", did_you_mean(col, [c.name for c in columns]))
+    locked = _name_list(reader, data, "locked")
+    mirror = {}
+    for mode in ("stream", "batch"):
+        block = data.get(mode)
+        if block is not None and not isinstance(block, dict):
+            reader.error(value_loc(data, mode, shown), "FX104", f"'{mode}' must be a mapping with a 'with' block")
+            block = None
+        mirror[mode] = reader.options(block, "with")[0] if block else {}
+    content = {
+        "name": name, "type": ttype, "kind": kind,
+        "columns": [(c.name, c.type, c.comment, c.header) for c in columns],
+        "primary_key": primary_key, "with": options, "locked": locked, "mirror": mirror,
+    }
+    return MetaTable(
+        project=project.name, name=name, type=ttype, kind=kind, columns=columns,
+        primary_key=primary_key, options=options, option_locs=option_locs, locked=locked,
+        stream_options=mirror["stream"], batch_options=mirror["batch"],
+        description=_text(data.get("description")), loc=loc, content_hash=canonical_hash(content),
+    )
+
+
+def _columns(reader: _Reader, data: CommentedMap, table: str) -> list[Column] | None:
+    shown = reader.shown
+    if "columns" not in data:
+        loc = mapping_loc(data, shown)
+        reader.error(loc, "FX102", f"meta table '{table}' has no 'columns'", "add a 'columns:' list of {name, type}")
+        return None
+    raw = data["columns"]
+    if not isinstance(raw, list) or not raw:
+        reader.error(value_loc(data, "columns", shown), "FX104", "'columns' must be a non-empty list of {name, type}")
+        return None
+    columns: list[Column] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        loc = item_loc(raw, i, shown)
+        if not isinstance(item, CommentedMap):
+            reader.error(loc, "FX104", "a column must be a mapping with 'name' and 'type'")
+            continue
+        loc = mapping_loc(item, shown)
+        reader.unknown_keys(item, COLUMN_KEYS, "column")
+        missing = [k for k in ("name", "type") if k not in item]
+        if missing:
+            reader.error(loc, "FX102", f"column has no '{missing[0]}'")
+            continue
+        name, ctype = _text(item["name"]), _text(item["type"])
+        bad = check_flink_type(ctype)
+        if bad:
+            reader.error(value_loc(item, "type", shown), "FX107", f"'{bad}' is not a Flink data type", did_you_mean(bad.upper(), FLINK_TYPES))
+        if name.lower() in seen:
+            reader.error(loc, "FX105", f"column '{name}' is defined twice")
+        seen.add(name.lower())
+        header = item.get("header", False)
+        columns.append(Column(name, ctype, _text(item.get("comment")), header in (True, "true"), loc))
+    return columns
+
+
+def _name_list(reader: _Reader, data: CommentedMap, key: str) -> list[str]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, list):
+        reader.error(value_loc(data, key, reader.shown), "FX104", f"'{key}' must be a list of column names")
+        return []
+    return [_text(v) for v in value]
+
+
+def load_function(project: Project, path: Path, shown: str, diags: list[Diagnostic]) -> Function | None:
+    data, errors = load_yaml(path, shown)
+    diags.extend(errors)
+    if data is None and errors:
+        return None
+    if not isinstance(data, CommentedMap):
+        diags.append(Diagnostic(shown, 1, 1, "FX104", "a function file must be a mapping"))
+        return None
+    loc = mapping_loc(data, shown)
+
+    def err(at: Loc, code: str, message: str, hint: str = "") -> None:
+        diags.append(Diagnostic(at.path, at.line, at.col, code, message, hint))
+
+    for key in data:
+        if key not in FUNCTION_KEYS:
+            err(key_loc(data, key, shown), "FX103", f"unknown key '{key}' in function", did_you_mean(str(key), FUNCTION_KEYS))
+    for key in ("class", "returns"):
+        if key not in data:
+            err(loc, "FX102", f"function has no '{key}'")
+            return None
+    language = _text(data.get("language") or "java").lower()
+    kind = _text(data.get("kind") or "scalar").lower()
+    if language not in FUNCTION_LANGUAGES:
+        err(value_loc(data, "language", shown), "FX104", f"language must be one of {', '.join(FUNCTION_LANGUAGES)}", did_you_mean(language, FUNCTION_LANGUAGES))
+    if kind not in FUNCTION_KINDS:
+        err(value_loc(data, "kind", shown), "FX104", f"kind must be one of {', '.join(FUNCTION_KINDS)}", did_you_mean(kind, FUNCTION_KINDS))
+    returns = _text(data["returns"])
+    bad = check_flink_type(returns)
+    if bad:
+        err(value_loc(data, "returns", shown), "FX107", f"'{bad}' is not a Flink data type", did_you_mean(bad.upper(), FLINK_TYPES))
+    name = _text(data.get("name") or path.stem)
+    content = {k: _text(data.get(k)) for k in ("class", "language", "kind", "returns", "resource")}
+    content["name"] = name
+    return Function(
+        project=project.name, name=name, class_name=_text(data["class"]), language=language, kind=kind,
+        returns=returns, resource=_text(data.get("resource")), loc=loc, content_hash=canonical_hash(content),
+    )

@@ -1,0 +1,152 @@
+"""The workspace model that every stage reads: plain dataclasses, no I/O."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+ENGINES = ("flink", "vvr", "blink", "mrs")
+MODES = ("stream", "batch")
+TABLE_KINDS = ("stream", "offline")
+FUNCTION_LANGUAGES = ("java", "python", "scala")
+FUNCTION_KINDS = ("scalar", "table", "aggregate")
+
+
+@dataclass(frozen=True, order=True)
+class Loc:
+    """A position in a workspace file (1-based line and column)."""
+
+    path: str
+    line: int = 1
+    col: int = 1
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str
+    comment: str = ""
+    header: bool = False
+    loc: Loc = Loc("")
+
+
+@dataclass
+class MetaTable:
+    """A reusable schema (Dataphin meta table), variables already resolved."""
+
+    project: str
+    name: str
+    type: str
+    kind: str  # stream | offline
+    columns: list[Column]
+    primary_key: list[str]
+    options: dict[str, str]  # the `with:` mapping
+    option_locs: dict[str, Loc]
+    locked: list[str]
+    stream_options: dict[str, str]
+    batch_options: dict[str, str]
+    description: str
+    loc: Loc  # the YAML mapping
+    content_hash: str
+
+    @property
+    def key(self) -> str:
+        suffix = "" if self.kind == "stream" else f"@{self.kind}"
+        return f"{self.project}.{self.name}{suffix}"
+
+    def column(self, name: str) -> Column | None:
+        for col in self.columns:
+            if col.name.lower() == name.lower():
+                return col
+        return None
+
+    def options_for_mode(self, mode: str) -> dict[str, str]:
+        """`with` merged with the mirror table's `stream`/`batch` block."""
+        extra = self.stream_options if mode == "stream" else self.batch_options
+        return {**self.options, **extra}
+
+
+@dataclass
+class Function:
+    project: str
+    name: str
+    class_name: str
+    language: str
+    kind: str
+    returns: str
+    resource: str
+    loc: Loc
+    content_hash: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.project}:{self.name}"
+
+
+@dataclass
+class Task:
+    project: str
+    name: str  # path under tasks/ without `.sql`, with `/`
+    path: Path
+    display_path: str
+    text: str
+    content_hash: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.project}/{self.name}"
+
+
+@dataclass
+class Project:
+    name: str
+    directory: Path
+    description: str = ""
+    variables: dict[str, str] = field(default_factory=dict)
+    # one name may hold a stream and an offline table (seed 000's conflict rule)
+    tables: dict[str, list[MetaTable]] = field(default_factory=dict)
+    functions: dict[str, Function] = field(default_factory=dict)  # key: lower-case name
+    tasks: dict[str, Task] = field(default_factory=dict)
+
+
+@dataclass
+class LintConfig:
+    rules: dict[str, bool] = field(default_factory=dict)  # code -> enabled
+    severities: dict[str, str] = field(default_factory=dict)  # code -> error|warning
+
+
+@dataclass
+class WorkspaceConfig:
+    engine: str = "flink"
+    flink_version: str = "1.20"
+    dataphin_version: str = "3.7"
+    build_dir: str = "build"
+    cache_dir: str = ".flinkx-cache"
+    mode: str = "stream"
+    variables: dict[str, str] = field(default_factory=dict)
+    secrets: list[str] = field(default_factory=list)
+    lint: LintConfig = field(default_factory=LintConfig)
+
+    @property
+    def dataphin_at_least_3_7(self) -> bool:
+        try:
+            major, minor = (int(p) for p in self.dataphin_version.split(".")[:2])
+        except ValueError:
+            return True
+        return (major, minor) >= (3, 7)
+
+
+@dataclass
+class Workspace:
+    root: Path
+    config: WorkspaceConfig
+    projects: dict[str, Project]
+    config_path: Path
+
+    def variables_for(self, project: str) -> dict[str, str]:
+        """Project variables over workspace variables."""
+        proj = self.projects.get(project)
+        return {**self.config.variables, **(proj.variables if proj else {})}
+
+    def all_tasks(self) -> list[Task]:
+        return [t for p in self.projects.values() for t in p.tasks.values()]

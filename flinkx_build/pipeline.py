@@ -1,0 +1,87 @@
+"""The pipeline every command shares: load -> parse -> resolve -> compile.
+
+`Session` holds one loaded workspace and parses each task at most once (and
+not at all when the content-hash cache has it), so build, lint, graph,
+explain and validate all read the same resolved model.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+from flinkx_build.compile.script import CompiledScript
+from flinkx_build.compile.script import compile_task
+from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.cache import ParseCache
+from flinkx_build.frontend.parse import FRONTEND_VERSION
+from flinkx_build.frontend.parse import parse_task_text
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.frontend.template import find_variables
+from flinkx_build.frontend.template import template_context
+from flinkx_build.errors import did_you_mean
+from flinkx_build.load.workspace import load_workspace
+from flinkx_build.model import Task
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.task import resolve_task
+
+
+@dataclass
+class Session:
+    workspace: Workspace
+    load_diagnostics: list[Diagnostic]
+    cache: ParseCache
+    mode: str
+    _parsed: dict[str, list[ParsedStatement]] = field(default_factory=dict)
+    _resolved: dict[str, ResolvedTask] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, root: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
+        workspace, diags = load_workspace(root)
+        cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else None
+        return cls(workspace, diags, ParseCache(cache_dir), mode or workspace.config.mode)
+
+    def context_for(self, task: Task) -> dict[str, str]:
+        ws = self.workspace
+        return template_context(ws.variables_for(task.project), ws.config.secrets)
+
+    def variable_diagnostics(self, task: Task) -> list[Diagnostic]:
+        """Unknown `${var}` in a task, at the `$`."""
+        from flinkx_build.frontend.splitter import line_col
+
+        context = self.context_for(task)
+        out = []
+        for use in find_variables(task.text, context, self.workspace.config.secrets):
+            if not use.known:
+                line, col = line_col(task.text, use.offset)
+                out.append(Diagnostic(task.display_path, line, col, "FX110", f"unknown variable '${{{use.name}}}'", did_you_mean(use.name, context)))
+        return out
+
+    def parsed(self, task: Task) -> list[ParsedStatement]:
+        if task.key not in self._parsed:
+            context = self.context_for(task)
+            key = ParseCache.key(task.text, context, FRONTEND_VERSION)
+            statements = self.cache.get(key)
+            if statements is None:
+                statements = [pc.statement for pc in parse_task_text(task.text, context)]
+                self.cache.put(key, statements)
+            self._parsed[task.key] = statements
+        return self._parsed[task.key]
+
+    def resolved(self, task: Task) -> ResolvedTask:
+        if task.key not in self._resolved:
+            result = resolve_task(self.workspace, task, self.parsed(task), self.mode)
+            result.diagnostics[:0] = self.variable_diagnostics(task)
+            self._resolved[task.key] = result
+        return self._resolved[task.key]
+
+    def compiled(self, task: Task) -> CompiledScript:
+        ws = self.workspace
+        return compile_task(self.resolved(task), ws.config.engine, ws.config.flink_version, self.mode)
+
+    def tasks(self, projects: list[str] | None = None) -> list[Task]:
+        tasks = self.workspace.all_tasks()
+        if projects:
+            tasks = [t for t in tasks if t.project in projects]
+        return tasks

@@ -1,0 +1,169 @@
+"""Effective table definitions: schema < SET < TableHints (seed 000).
+
+`collect_settings` folds a task's Dataphin SET statements into per-table
+settings; `effective_definition` applies them and one reference's hints to a
+meta table. SET is task-wide; hints only touch their own query; SET fills
+whatever the hints leave out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from dataclasses import field
+from decimal import Decimal
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.statements import Hint
+from flinkx_build.frontend.statements import TableRef
+from flinkx_build.model import MetaTable
+from flinkx_build.resolve.model import ColumnDef
+from flinkx_build.resolve.model import Origin
+from flinkx_build.resolve.model import TableDef
+
+# Options no task may override, per table type (on top of YAML `locked:`).
+BUILTIN_LOCKED = {"*": {"connector", "type"}, "odps": {"tableName", "project"}}
+# Metadata keys a header column may name, per connector (Flink 1.20 docs).
+METADATA_KEYS = {
+    "kafka": {"topic", "partition", "headers", "leader-epoch", "offset", "timestamp", "timestamp-type"},
+    "upsert-kafka": {"topic", "partition", "headers", "leader-epoch", "offset", "timestamp", "timestamp-type"},
+    "mysql-cdc": {"table_name", "database_name", "op_ts", "row_kind"},
+}
+KEY_KINDS = {"primarykey": "primary_key", "index": "index", "uniqueindex": "unique_index"}
+_WATERMARK = re.compile(r"^\s*WATERMARK\s+(?:(?!FOR\b)[`\w]+\s+)?FOR\s+(`[^`]+`|\w+)\s+AS\s+(.+?)\s*$", re.IGNORECASE | re.DOTALL)
+_WITH_OFFSET = re.compile(r"withOffset\s*\(\s*(`[^`]+`|\w+)\s*,\s*(\d+)\s*\)", re.IGNORECASE)
+
+
+@dataclass
+class TableSettings:
+    """What the task's SET statements say about one meta table."""
+
+    options: dict[str, tuple[str, Origin]] = field(default_factory=dict)
+    mode_options: dict[str, dict[str, tuple[str, Origin]]] = field(default_factory=lambda: {"stream": {}, "batch": {}})
+    watermark: tuple[str, str, Origin] | None = None
+    computed: list[ColumnDef] = field(default_factory=list)
+    keys: dict[str, tuple[list[str], Origin]] = field(default_factory=dict)
+    headers: dict[str, Origin] = field(default_factory=dict)
+    table_type: str | None = None
+    column_pruning: bool = False
+
+
+def locked_options(table: MetaTable) -> set[str]:
+    return BUILTIN_LOCKED["*"] | BUILTIN_LOCKED.get(table.type.lower(), set()) | set(table.locked)
+
+
+def table_type_label(table: MetaTable) -> str:
+    """The seed's vocabulary for table types (tableType = '...')."""
+    special = {"odps": "MAX_COMPUTE", "maxcompute": "MAX_COMPUTE", "hbase": "CLOUD_HBASE", "cloudhbase": "CLOUD_HBASE"}
+    return special.get(table.type.lower(), re.sub(r"[^A-Za-z0-9]+", "_", table.type).upper())
+
+
+def split_columns(value: str) -> list[str]:
+    return [c.strip().strip("`") for c in value.split(",") if c.strip()]
+
+
+def parse_watermark(text: str) -> tuple[str, str] | None:
+    m = _WATERMARK.match(text)
+    if not m:
+        return None
+    return m.group(1).strip("`"), m.group(2)
+
+
+def flink_watermark_expression(expression: str, engine: str) -> str:
+    """`withOffset(ts, 1500)` -> `ts - INTERVAL '1.5' SECOND` outside blink."""
+    if engine == "blink":
+        return expression
+
+    def replace(m: re.Match) -> str:
+        seconds = Decimal(m.group(2)) / 1000
+        text = format(seconds.normalize(), "f")
+        return f"{m.group(1)} - INTERVAL '{text}' SECOND"
+
+    return _WITH_OFFSET.sub(replace, expression)
+
+
+def key_columns(defn: TableDef) -> set[str]:
+    return {c.lower() for c in (*defn.primary_key, *defn.index, *defn.unique_index)}
+
+
+def effective_definition(
+    table: MetaTable,
+    settings: TableSettings | None,
+    ref: TableRef | None,
+    *,
+    engine: str,
+    mode: str,
+    task_path: str,
+    used_columns: set[str] | None,
+    diags: list[Diagnostic],
+) -> TableDef:
+    settings = settings or TableSettings()
+    origins: dict[str, Origin] = {}
+    options: dict[str, str] = {}
+    for key, value in table.options_for_mode(mode).items():
+        options[key] = value
+        loc = table.option_locs.get(key, table.loc)
+        origins[f"option:{key}"] = Origin("schema" if key in table.options else "mode", loc.path, loc.line, loc.col)
+    for key, (value, origin) in [*settings.options.items(), *settings.mode_options[mode].items()]:
+        options[key] = value
+        origins[f"option:{key}"] = origin
+
+    columns: list[ColumnDef] = []
+    header_names = {c.name.lower() for c in table.columns if c.header} | {h.lower() for h in settings.headers}
+    for col in table.columns:
+        origin = Origin("schema", col.loc.path, col.loc.line, col.loc.col)
+        if col.name.lower() in header_names:
+            origin = settings.headers.get(col.name, origin) if col.name in settings.headers else origin
+            columns.append(ColumnDef(col.name, col.type, col.comment, metadata_key=col.name, origin=origin))
+        else:
+            columns.append(ColumnDef(col.name, col.type, col.comment, origin=origin))
+    columns.extend(settings.computed)
+
+    keys: dict[str, tuple[list[str], Origin | None]] = {"primary_key": (list(table.primary_key), Origin("schema", table.loc.path, table.loc.line))}
+    keys["index"] = ([], None)
+    keys["unique_index"] = ([], None)
+    for kind, (cols, origin) in settings.keys.items():
+        keys[kind] = (cols, origin)
+    if ref is not None:
+        _apply_hint_keys(ref, keys, task_path)
+    for kind, (cols, origin) in keys.items():
+        if cols and origin is not None:
+            origins[kind] = origin
+
+    watermark = None
+    if settings.watermark:
+        column, expression, origin = settings.watermark
+        watermark = (column, flink_watermark_expression(expression, engine))
+        origins["watermark"] = origin
+
+    written = None
+    if ref is not None:
+        for hint in ref.hints:
+            for item in hint.items:
+                if item.lower == "dataphincolumns":
+                    written = list(item.args)
+                    origins["written_columns"] = Origin("hint", task_path, hint.pos.line, hint.pos.col)
+
+    defn = TableDef(table, columns, keys["primary_key"][0], keys["index"][0], keys["unique_index"][0], watermark, options, origins, written)
+    if settings.column_pruning and ref is not None and ref.role == "lookup" and used_columns is not None:
+        keep = {c.lower() for c in used_columns} | key_columns(defn)
+        defn.columns = [c for c in defn.columns if c.name.lower() in keep]
+    return defn
+
+
+def _apply_hint_keys(ref: TableRef, keys: dict, task_path: str) -> None:
+    """primarykey/index/uniqueindex hints and legacy `WITH (index = ...)` win over SET."""
+    for name, value in ref.legacy_options.items():
+        kind = KEY_KINDS.get(name.lower())
+        if kind and ref.legacy_options_span is not None:
+            keys[kind] = (split_columns(value), Origin("hint", task_path, ref.pos.line, ref.pos.col))
+    for hint in ref.hints:
+        for item in hint.items:
+            kind = KEY_KINDS.get(item.lower)
+            if kind:
+                cols = [c for arg in item.args for c in split_columns(arg)]
+                keys[kind] = (cols, Origin("hint", task_path, hint.pos.line, hint.pos.col))
+
+
+def hint_is_dataphin(hint: Hint) -> bool:
+    """Hints the build consumes (and removes) rather than passing to Flink."""
+    return all(item.lower in (*KEY_KINDS, "dataphincolumns") for item in hint.items)

@@ -1,0 +1,82 @@
+"""Looking up projects, meta tables and functions by the names a task writes."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import did_you_mean
+from flinkx_build.frontend.statements import Pos
+from flinkx_build.model import Function
+from flinkx_build.model import MetaTable
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.builtins import builtin_functions
+from flinkx_build.resolve.effective import table_type_label
+
+
+@dataclass
+class TableLookup:
+    project: str
+    name: str
+    candidates: list[MetaTable]  # stream and/or offline tables of that name
+
+
+def find_table(ws: Workspace, current: str, project: str | None, name: str, pos: Pos, path: str, diags: list[Diagnostic], local_names: set[str] = frozenset()) -> TableLookup | None:
+    """The meta table(s) `[project.]name` denotes, or a diagnostic."""
+    proj_name = project or current
+    proj = ws.projects.get(proj_name)
+    if proj is None:
+        diags.append(Diagnostic(path, pos.line, pos.col, "FX131", f"unknown project '{proj_name}'", did_you_mean(proj_name, ws.projects)))
+        return None
+    candidates = proj.tables.get(name)
+    if not candidates:
+        pool = set(proj.tables) | (set(local_names) if project is None else set())
+        where = f"project '{proj_name}'"
+        diags.append(Diagnostic(path, pos.line, pos.col, "FX130", f"unknown table '{name}' in {where}", did_you_mean(name, pool)))
+        return None
+    return TableLookup(proj_name, name, candidates)
+
+
+def choose_candidate(lookup: TableLookup, table_type: str | None, first_pos: Pos, path: str, diags: list[Diagnostic]) -> MetaTable | None:
+    """Seed 000: a name that is both a stream and an offline table needs tableType."""
+    if len(lookup.candidates) == 1:
+        return lookup.candidates[0]
+    labels = sorted(table_type_label(t) for t in lookup.candidates)
+    if table_type:
+        wanted = table_type.upper()
+        for table in lookup.candidates:
+            if wanted in (table_type_label(table), table.type.upper()):
+                return table
+        diags.append(Diagnostic(path, first_pos.line, first_pos.col, "FX132", f"tableType '{table_type}' matches no table named {lookup.name}; available types include: [{', '.join(labels)}]"))
+        return None
+    diags.append(
+        Diagnostic(
+            path, first_pos.line, first_pos.col, "FX132",
+            f"Please assign a single type to the table {lookup.name} using the syntax SET XXX.XXX.tableType = 'XX'. Available types include: [{', '.join(labels)}].",
+        )
+    )
+    return None
+
+
+def find_function(ws: Workspace, current: str, project: str | None, name: str, local_functions: set[str], pos: Pos, path: str, diags: list[Diagnostic]) -> tuple[str, Function | None]:
+    """("project", fn) | ("local", None) | ("builtin", None) | ("error", None), by seed 000's rules."""
+    key = name.lower()
+    if project is not None:
+        proj = ws.projects.get(project)
+        if proj is None:
+            diags.append(Diagnostic(path, pos.line, pos.col, "FX131", f"unknown project '{project}' in '{project}:{name}'", did_you_mean(project, ws.projects)))
+            return "error", None
+        if key in proj.functions:
+            return "project", proj.functions[key]
+        names = [f.name for f in proj.functions.values()]
+        diags.append(Diagnostic(path, pos.line, pos.col, "FX140", f"function '{name}' not found in project '{project}'", did_you_mean(name, names)))
+        return "error", None
+    if key in local_functions:
+        return "local", None
+    proj = ws.projects.get(current)
+    if proj is not None and key in proj.functions:
+        return "project", proj.functions[key]
+    if name.upper() in builtin_functions():
+        return "builtin", None
+    pool = set(builtin_functions()) | {f.name for f in (proj.functions.values() if proj else [])} | local_functions
+    diags.append(Diagnostic(path, pos.line, pos.col, "FX141", f"unknown function '{name}': not a task function, a function of project '{current}' nor a Flink built-in", did_you_mean(name.upper(), pool)))
+    return "error", None

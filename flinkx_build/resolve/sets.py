@@ -1,0 +1,147 @@
+"""Dataphin `SET [proj.]tbl.<what> = value` statements -> `TableSettings`."""
+from __future__ import annotations
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.frontend.statements import SetOption
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.effective import KEY_KINDS
+from flinkx_build.resolve.effective import METADATA_KEYS
+from flinkx_build.resolve.effective import TableSettings
+from flinkx_build.resolve.effective import locked_options
+from flinkx_build.resolve.effective import parse_watermark
+from flinkx_build.resolve.effective import split_columns
+from flinkx_build.resolve.model import ColumnDef
+from flinkx_build.resolve.model import Origin
+from flinkx_build.resolve.names import TableLookup
+from flinkx_build.resolve.names import choose_candidate
+from flinkx_build.resolve.names import find_table
+
+# Unquoted `SET table.exec.x = v` is Flink configuration, not a table option.
+FLINK_CONFIG_PREFIXES = {"table", "pipeline", "execution", "parallelism", "state", "restart-strategy", "sql-client", "python", "taskmanager", "jobmanager", "rest", "metrics", "security"}
+
+
+def split_target(ws: Workspace, current: str, option: SetOption) -> tuple[str | None, str, list[str]] | None:
+    """(project, table, rest) for the SET target, or None if it names no table."""
+    parts = option.parts
+    if len(parts) >= 3 and parts[0] in ws.projects and parts[1] in ws.projects[parts[0]].tables:
+        return parts[0], parts[1], parts[2:]
+    proj = ws.projects.get(current)
+    if proj is not None and parts[0] in proj.tables:
+        return None, parts[0], parts[1:]
+    return None
+
+
+def is_flink_config(ws: Workspace, current: str, option: SetOption) -> bool:
+    return split_target(ws, current, option) is None and option.parts[0].lower() in FLINK_CONFIG_PREFIXES
+
+
+def collect_settings(ws: Workspace, current: str, statements: list[ParsedStatement], path: str, diags: list[Diagnostic]) -> tuple[dict[str, TableSettings], dict[tuple[str, str], str]]:
+    """Per meta-table-key settings, and the tableType chosen per (project, name)."""
+    table_types: dict[tuple[str, str], str] = {}
+    pending: list[tuple[SetOption, TableLookup, list[str]]] = []
+    for stmt in statements:
+        option = stmt.set_option
+        if stmt.kind != "set_option" or option is None or is_flink_config(ws, current, option):
+            continue
+        target = split_target(ws, current, option)
+        if target is None:
+            project = option.parts[0] if len(option.parts) >= 3 and option.parts[0] in ws.projects else None
+            name = option.parts[1] if project else option.parts[0]
+            find_table(ws, current, project, name, option.pos, path, diags)
+            continue
+        project, name, rest = target
+        lookup = find_table(ws, current, project, name, option.pos, path, diags)
+        if lookup is None:
+            continue
+        if not rest:
+            diags.append(Diagnostic(path, option.pos.line, option.pos.col, "FX150", f"SET {'.'.join(option.parts)} names a table but no option"))
+            continue
+        if len(rest) == 1 and rest[0].lower() == "tabletype":
+            table_types[(lookup.project, lookup.name)] = option.value
+            continue
+        pending.append((option, lookup, rest))
+
+    settings: dict[str, TableSettings] = {}
+    for option, lookup, rest in pending:
+        table = choose_candidate(lookup, table_types.get((lookup.project, lookup.name)), option.pos, path, [])
+        if table is None:
+            continue  # reported where the table is used
+        target = settings.setdefault(table.key, TableSettings())
+        _apply(ws, table, target, option, rest, path, diags)
+    return settings, table_types
+
+
+def _apply(ws: Workspace, table, target: TableSettings, option: SetOption, rest: list[str], path: str, diags: list[Diagnostic]) -> None:
+    origin = Origin("set", path, option.pos.line, option.pos.col)
+    head = rest[0].lower()
+
+    def error(code: str, message: str, at=option.pos) -> None:
+        diags.append(Diagnostic(path, at.line, at.col, code, message))
+
+    if len(rest) == 1 and head == "watermark":
+        if option.value_kind == "watermark":
+            if ws.config.dataphin_at_least_3_7:
+                error("FX153", f"dataphin_version {ws.config.dataphin_version} requires the watermark in single quotes: SET ...`watermark` = 'WATERMARK FOR ...'", option.value_pos)
+                return
+            text = option.value_text
+        else:
+            if not ws.config.dataphin_at_least_3_7:
+                error("FX153", f"dataphin_version {ws.config.dataphin_version} takes the watermark unquoted: SET ...`watermark` = WATERMARK FOR ...", option.value_pos)
+                return
+            text = option.value
+        parsed = parse_watermark(text)
+        if parsed is None:
+            error("FX150", "the watermark must read WATERMARK [name] FOR <rowtime column> AS <expression>", option.value_pos)
+            return
+        target.watermark = (parsed[0], parsed[1], origin)
+    elif len(rest) == 1 and head in ("computedcolumn", "proctime"):
+        if option.value_kind != "computed" or not option.computed:
+            error("FX150", f"SET ...{rest[0]} takes 'column AS expression'", option.value_pos)
+            return
+        for col in option.computed:
+            if head == "proctime" and col.expression.replace(" ", "").upper() != "PROCTIME()":
+                error("FX150", "SET ...procTime takes 'column AS PROCTIME()'", option.value_pos)
+                return
+            target.computed = [c for c in target.computed if c.name.lower() != col.name.lower()]
+            target.computed.append(ColumnDef(col.name, expression=col.expression, origin=origin))
+    elif len(rest) == 1 and head in KEY_KINDS:
+        cols = split_columns(option.value)
+        unknown = [c for c in cols if table.column(c) is None]
+        if unknown:
+            error("FX151", f"'{unknown[0]}' is not a column of {table.project}.{table.name}", option.value_pos)
+            return
+        target.keys[KEY_KINDS[head]] = (cols, origin)
+    elif len(rest) == 2 and rest[1].lower() == "isheader":
+        column = table.column(rest[0])
+        if column is None:
+            error("FX151", f"'{rest[0]}' is not a column of {table.project}.{table.name}")
+            return
+        if option.value.lower() != "true":
+            error("FX150", "SET ...isHeader takes true")
+            return
+        connector = table.options.get("connector", table.type).lower()
+        if ws.config.engine != "blink" and column.name not in METADATA_KEYS.get(connector, set()):
+            keys = ", ".join(sorted(METADATA_KEYS.get(connector, set()))) or "none"
+            error("FX151", f"'{column.name}' is not a metadata key of the {connector} connector (keys: {keys})")
+            return
+        target.headers[column.name] = origin
+    elif len(rest) == 1 and head == "dataphincolumnpruning":
+        target.column_pruning = option.value.lower() == "true"
+    elif head in ("stream", "batch") and len(rest) >= 2:
+        key = ".".join(rest[1:])
+        if _locked(table, key, path, option, diags):
+            return
+        target.mode_options[head][key] = (option.value, origin)
+    else:
+        key = ".".join(rest)
+        if _locked(table, key, path, option, diags):
+            return
+        target.options[key] = (option.value, origin)
+
+
+def _locked(table, key: str, path: str, option: SetOption, diags: list[Diagnostic]) -> bool:
+    if key in locked_options(table):
+        diags.append(Diagnostic(path, option.pos.line, option.pos.col, "FX160", f"option '{key}' of {table.project}.{table.name} cannot be overridden in a task", "it is fixed by the meta table"))
+        return True
+    return False

@@ -1,0 +1,56 @@
+"""What the validator receives and returns: plain data, no PyFlink types.
+
+The builder turns each compiled task into a `ScriptToValidate`; the engine
+(`flinkx_build.validate.engine`) runs it through the real Flink planner and
+answers with `FlinkFinding`s in compiled-script coordinates. The command maps
+those back to the task file through `CompiledStatement.origin`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class UdfStub:
+    """A function the script registers; validated through a stand-in."""
+
+    name: str  # the name the compiled SQL calls it by
+    returns: str  # a Flink type, e.g. "STRING", "ROW<a INT, b STRING>"
+    kind: str = "scalar"  # scalar | table | aggregate
+
+
+@dataclass(frozen=True)
+class CompiledStatement:
+    """One statement of a compiled script.
+
+    kind is one of: create_table, create_view, create_function, insert,
+    select, set, begin_statement_set, end, other.
+    """
+
+    text: str  # the statement without its trailing ';'
+    line: int  # 1-based line of the statement's first character in the compiled file
+    col: int  # 1-based column of that character
+    kind: str
+    # where the statement came from in the task file: (line, col) of its first
+    # character, or None for generated DDL
+    origin: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class ScriptToValidate:
+    key: str  # e.g. "dws/agg/order_stats"
+    compiled_path: str  # path of the compiled file, for messages
+    statements: tuple[CompiledStatement, ...]
+    udfs: tuple[UdfStub, ...] = ()
+    mode: str = "stream"  # stream | batch
+
+
+@dataclass(frozen=True)
+class FlinkFinding:
+    key: str
+    line: int  # 1-based, in the compiled file
+    col: int
+    message: str  # Flink's message, first meaningful line
+    phase: str  # "syntax" | "semantic"
+    statement_index: int = -1
+    extra: dict = field(default_factory=dict, compare=False)
