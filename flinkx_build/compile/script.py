@@ -39,6 +39,10 @@ def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: 
             text = "BEGIN STATEMENT SET"
         elif rs.parsed.kind == "end":
             text = "END"
+        elif rs.parsed.kind == "set_option" and rs.parsed.set_option is not None:
+            # unquoted `SET table.exec.x = v`: Flink configuration, in Flink's quoted form
+            option = rs.parsed.set_option
+            text = f"SET '{'.'.join(option.parts)}' = '{option.value}'"
         else:
             text = rewrite_statement(rs, resolved)
         pieces.append((text, kind, (rs.parsed.pos.line, rs.parsed.pos.col)))

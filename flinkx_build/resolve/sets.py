@@ -111,6 +111,9 @@ def _apply(ws: Workspace, table, target: TableSettings, option: SetOption, rest:
         if unknown:
             error("FX151", f"'{unknown[0]}' is not a column of {table.project}.{table.name}", option.value_pos)
             return
+        if head in ("index", "uniqueindex") and ws.config.engine != "blink":
+            error("FX170", f"SET ...{rest[0]} needs the blink engine; engine '{ws.config.engine}' (like open-source and Ververica Flink) has no INDEX / UNIQUE INDEX")
+            return
         target.keys[KEY_KINDS[head]] = (cols, origin)
     elif len(rest) == 2 and rest[1].lower() == "isheader":
         column = table.column(rest[0])

@@ -1,0 +1,60 @@
+package flinkx.standin;
+
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.catalog.DataTypeFactory;
+import org.apache.flink.table.functions.AggregateFunction;
+import org.apache.flink.table.types.inference.InputTypeStrategies;
+import org.apache.flink.table.types.inference.TypeInference;
+import org.apache.flink.table.types.inference.TypeStrategies;
+import org.apache.flink.types.Row;
+
+/**
+ * Stands in for a user's aggregate function: any arguments, the declared result type. It has
+ * retract and merge so that it plans on update streams and in session windows, as a complete UDAF
+ * would.
+ */
+public class StandinAggregateFunction extends AggregateFunction<Object, Row> {
+    private static final long serialVersionUID = 1L;
+
+    private final String name;
+    private final String returnType;
+
+    public StandinAggregateFunction(String name, String returnType) {
+        this.name = name;
+        this.returnType = returnType;
+    }
+
+    @Override
+    public Row createAccumulator() {
+        return Row.of(0L);
+    }
+
+    @Override
+    public Object getValue(Row accumulator) {
+        return null;
+    }
+
+    public void accumulate(Row accumulator, Object... args) {}
+
+    public void retract(Row accumulator, Object... args) {}
+
+    public void merge(Row accumulator, Iterable<Row> others) {}
+
+    public void resetAccumulator(Row accumulator) {}
+
+    @Override
+    public TypeInference getTypeInference(DataTypeFactory typeFactory) {
+        return TypeInference.newBuilder()
+                .inputTypeStrategy(InputTypeStrategies.WILDCARD)
+                .accumulatorTypeStrategy(
+                        TypeStrategies.explicit(
+                                DataTypes.ROW(DataTypes.FIELD("n", DataTypes.BIGINT()))))
+                .outputTypeStrategy(TypeStrategies.explicit(typeFactory.createDataType(returnType)))
+                .build();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

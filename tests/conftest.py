@@ -1,0 +1,58 @@
+"""Shared fixtures: real workspaces on disk, the real CLI."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from flinkx_build.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "example-workspace"
+SEEDS = REPO.parent / "shared" / "seeds"
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def make_workspace(tmp_path):
+    """Write a workspace from {relative path: text}; flinkx.yaml defaults to engine: flink."""
+
+    def make(files: dict[str, str], name: str = "ws") -> Path:
+        root = tmp_path / name
+        files = {"flinkx.yaml": "engine: flink\n", **files}
+        return write_tree(root, files)
+
+    return make
+
+
+class Result:
+    def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
+        self.exit_code, self.stdout, self.stderr = exit_code, stdout, stderr
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for line in (self.stdout + self.stderr).splitlines() if line.strip()]
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    """Run `flinkx ARGS` in-process (click's runner), from `cwd` if given."""
+
+    def run(*args: str, cwd: Path | None = None) -> Result:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        runner = CliRunner()
+        result = runner.invoke(main, list(args), catch_exceptions=False)
+        return Result(result.exit_code, result.stdout, result.stderr)
+
+    return run
