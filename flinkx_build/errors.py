@@ -32,9 +32,12 @@ CODES: dict[str, tuple[str, str]] = {
     "FX150": ("error", "invalid SET statement"),
     "FX151": ("error", "unknown column"),
     "FX152": ("error", "invalid table hint"),
-    "FX153": ("error", "watermark form does not match dataphin_version"),
     "FX160": ("error", "option is locked by the meta table"),
     "FX170": ("error", "feature not supported by the target engine"),
+    # sqlfluff rules of the flinkx_rules plugin
+    "FX01": ("error", "reserved word used as an identifier must be backtick-quoted"),
+    "FX02": ("error", "WITH keys and values must be single-quoted strings"),
+    "FX03": ("error", "watermark quoting does not match dataphin_version"),
     # graph
     "FX200": ("error", "dependency cycle"),
     # validation with the real Flink planner
@@ -59,6 +62,7 @@ class Diagnostic:
             object.__setattr__(self, "severity", CODES.get(self.code, ("error", ""))[0])
 
     def format(self) -> str:
+        """The one line a user sees: `path:line:col: CODE message (hint)`."""
         hint = f" ({self.hint})" if self.hint else ""
         return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}{hint}"
 

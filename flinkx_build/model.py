@@ -113,6 +113,7 @@ class Project:
 class LintConfig:
     rules: dict[str, bool] = field(default_factory=dict)  # code -> enabled
     severities: dict[str, str] = field(default_factory=dict)  # code -> error|warning
+    reserved_word_warnings: bool = False  # FX01 also reports words Flink accepts unquoted
 
 
 @dataclass

@@ -69,6 +69,13 @@ class Session:
             self._parsed[task.key] = statements
         return self._parsed[task.key]
 
+    def remember_parse(self, task: Task, statements: list[ParsedStatement]) -> None:
+        """Adopt a parse made elsewhere (lint parses while it lints)."""
+        self._parsed[task.key] = statements
+        self._resolved.pop(task.key, None)
+        context = self.context_for(task)
+        self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
+
     def resolved(self, task: Task) -> ResolvedTask:
         if task.key not in self._resolved:
             result = resolve_task(self.workspace, task, self.parsed(task), self.mode)

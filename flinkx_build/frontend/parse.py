@@ -28,7 +28,7 @@ from flinkx_build.frontend.template import sqlfluff_templater_config
 FRONTEND_VERSION = "1"  # bump when extraction changes: it invalidates the parse cache
 
 
-def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, object], ...] = ()) -> FluffConfig:
+def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:
     """sqlfluff configuration for the dataphin dialect and this variable context."""
     dialect.register()
     core = {
@@ -42,7 +42,7 @@ def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, o
         "templater": {"placeholder": sqlfluff_templater_config(dict(context))},
     }
     for section, value in extra:
-        configs.setdefault(section, {}).update(value)  # type: ignore[union-attr]
+        configs.setdefault(section, {}).update(value)  # type: ignore[attr-defined]
     return FluffConfig(configs=configs, overrides={"dialect": dialect.DIALECT_NAME})
 
 

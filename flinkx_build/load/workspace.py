@@ -119,6 +119,9 @@ def _lint_config(section: Any, shown: str, data: Any, diags: list[Diagnostic]) -
         diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", "lint must be a mapping of rule code to on/off/error/warning"))
         return lint
     for code, setting in section.items():
+        if code == "reserved_word_warnings":
+            lint.reserved_word_warnings = setting in (True, "on", "true")
+            continue
         code = str(code).upper()
         if setting in (False, "off"):
             lint.rules[code] = False

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import SetOption
 from flinkx_build.model import Workspace
@@ -69,6 +70,13 @@ def collect_settings(ws: Workspace, current: str, statements: list[ParsedStateme
             continue  # reported where the table is used
         target = settings.setdefault(table.key, TableSettings())
         _apply(ws, table, target, option, rest, path, diags)
+        if target.watermark and option.parts[-1].lower() == "watermark":
+            column = target.watermark[0]
+            known = {c.name.lower() for c in table.columns} | {c.name.lower() for c in target.computed}
+            if column.lower() not in known:
+                at = option.value_pos
+                diags.append(Diagnostic(path, at.line, at.col, "FX151", f"watermark column '{column}' is not a column of {table.project}.{table.name}", did_you_mean(column, [c.name for c in table.columns])))
+                target.watermark = None
     return settings, table_types
 
 
@@ -82,12 +90,12 @@ def _apply(ws: Workspace, table, target: TableSettings, option: SetOption, rest:
     if len(rest) == 1 and head == "watermark":
         if option.value_kind == "watermark":
             if ws.config.dataphin_at_least_3_7:
-                error("FX153", f"dataphin_version {ws.config.dataphin_version} requires the watermark in single quotes: SET ...`watermark` = 'WATERMARK FOR ...'", option.value_pos)
+                error("FX03", f"dataphin_version {ws.config.dataphin_version} requires the watermark in single quotes: SET ...`watermark` = 'WATERMARK FOR ...'", option.value_pos)
                 return
             text = option.value_text
         else:
             if not ws.config.dataphin_at_least_3_7:
-                error("FX153", f"dataphin_version {ws.config.dataphin_version} takes the watermark unquoted: SET ...`watermark` = WATERMARK FOR ...", option.value_pos)
+                error("FX03", f"dataphin_version {ws.config.dataphin_version} takes the watermark unquoted: SET ...`watermark` = WATERMARK FOR ...", option.value_pos)
                 return
             text = option.value
         parsed = parse_watermark(text)

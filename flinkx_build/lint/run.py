@@ -1,0 +1,133 @@
+"""lint: sqlfluff's FX rules and the workspace checks, statement by statement.
+
+The sqlfluff pass and the build read the same parse: each statement is
+linted by sqlfluff (which parses it with the `dataphin` dialect), and the
+tree of that lint run is read into the facts the resolver works on. So
+`flinkx lint` and `flinkx build` can never disagree about a statement.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from sqlfluff.core import Linter
+from sqlfluff.core.errors import SQLLintError
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.parse import context_key
+from flinkx_build.frontend.parse import fluff_config
+from flinkx_build.frontend.parse import statement_from_tree
+from flinkx_build.frontend.splitter import split_statements
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.frontend.statements import Pos
+from flinkx_build.lint.noqa import suppressed
+from flinkx_build.model import LintConfig
+from flinkx_build.model import Task
+from flinkx_build.pipeline import Session
+
+SQL_RULES = ("FX01", "FX02", "FX03")
+
+
+@lru_cache(maxsize=32)
+def rules_linter(context: tuple[tuple[str, str], ...], rules: tuple[str, ...], dataphin_version: str, include_warnings: bool) -> Linter:
+    # sqlfluff reads a bare 3.10 as the number 3.1: pass the version as text it cannot coerce
+    rule_configs = {
+        "FX01": {"include_warnings": include_warnings},
+        "FX03": {"dataphin_version": f"v{dataphin_version}"},
+    }
+    config = fluff_config(context, extra=(("core", {"rules": ",".join(rules)}), ("rules", rule_configs)))
+    return Linter(config=config)
+
+
+@dataclass
+class TaskLint:
+    diagnostics: list[Diagnostic]
+    fixed_text: str | None = None  # set by fix when something changed
+
+
+def enabled_sql_rules(lint: LintConfig) -> tuple[str, ...]:
+    return tuple(code for code in SQL_RULES if lint.rules.get(code, True))
+
+
+def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
+    ws = session.workspace
+    lint_cfg = ws.config.lint
+    context = session.context_for(task)
+    rules = enabled_sql_rules(lint_cfg) or ("FX03",)  # sqlfluff runs every rule when given none
+    linter = rules_linter(context_key(context), rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings)
+    diags: list[Diagnostic] = []
+    parsed: list[ParsedStatement] = []
+    edits: list[tuple[int, int, str]] = []
+    for index, chunk in enumerate(split_statements(task.text)):
+        if chunk.kind != "statement":
+            parsed.append(ParsedStatement(index, chunk.kind, chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset))
+            continue
+        linted = linter.lint_string(chunk.text, fname=task.display_path, fix=fix)
+        problems = [v for v in linted.violations if not isinstance(v, SQLLintError)]
+        parsed.append(statement_from_tree(linted.tree, problems, chunk, index))
+        for violation in linted.violations:
+            if isinstance(violation, SQLLintError):
+                line, col = chunk.position(violation.line_no, violation.line_pos)
+                diags.append(Diagnostic(task.display_path, line, col, violation.rule_code(), violation.desc(), severity=_severity(violation, lint_cfg)))
+        if fix:
+            fixed, _ = linted.fix_string()
+            if fixed != chunk.text:
+                edits.append((chunk.offset, chunk.offset + len(chunk.text), fixed))
+    session.remember_parse(task, parsed)
+    resolved = session.resolved(task)
+    # the build reports some rule problems too (FX03): keep one line per place and code
+    seen = {(d.line, d.col, d.code) for d in diags}
+    diags.extend(d for d in resolved.diagnostics if (d.line, d.col, d.code) not in seen)
+    diags = [d for d in _configured(diags, lint_cfg) if not suppressed(task.text, d)]
+    fixed_text = None
+    if edits:
+        fixed_text = task.text
+        for start, end, text in sorted(edits, reverse=True):
+            fixed_text = fixed_text[:start] + text + fixed_text[end:]
+    return TaskLint(diags, fixed_text)
+
+
+def _severity(violation: SQLLintError, lint_cfg: LintConfig) -> str:
+    if violation.rule_code() in lint_cfg.severities:
+        return lint_cfg.severities[violation.rule_code()]
+    return "warning" if violation.warning else "error"
+
+
+def _configured(diags: list[Diagnostic], lint_cfg: LintConfig) -> list[Diagnostic]:
+    out = []
+    for diag in diags:
+        if lint_cfg.rules.get(diag.code, True) is False:
+            continue
+        severity = lint_cfg.severities.get(diag.code)
+        if severity and severity != diag.severity:
+            diag = Diagnostic(diag.path, diag.line, diag.col, diag.code, diag.message, diag.hint, severity)
+        out.append(diag)
+    return out
+
+
+def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set[str]]:
+    """Tasks and YAML display paths to lint; everything when `files` is empty."""
+    ws = session.workspace
+    tasks = ws.all_tasks()
+    if not files:
+        return tasks, {"*"}
+    wanted = {f.resolve() for f in files}
+    chosen = [t for t in tasks if t.path.resolve() in wanted]
+    from flinkx_build.load.workspace import display_path
+
+    yaml_paths = {display_path(f) for f in wanted if f.suffix in (".yaml", ".yml")}
+    return chosen, yaml_paths
+
+
+def lint_workspace(session: Session, files: list[Path], fix: bool = False) -> tuple[list[Diagnostic], list[tuple[Task, str]]]:
+    tasks, yaml_paths = select_targets(session, files)
+    diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
+    diags = _configured(diags, session.workspace.config.lint)
+    fixed: list[tuple[Task, str]] = []
+    for task in tasks:
+        result = lint_task(session, task, fix=fix)
+        diags.extend(result.diagnostics)
+        if result.fixed_text is not None:
+            fixed.append((task, result.fixed_text))
+    return sorted(set(diags)), fixed
