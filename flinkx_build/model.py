@@ -91,6 +91,7 @@ class Task:
     display_path: str
     text: str
     content_hash: str
+    rel_path: str = ""  # relative to the workspace root, with `/`
 
     @property
     def key(self) -> str:

@@ -27,6 +27,8 @@ _KINDS = {
     "dataphin_set_statement": "set_option",
     "set_statement": "flink_set",
 }
+# Parsed as function calls by sqlfluff, but SQL syntax in Flink: FROM TABLE(TUMBLE(...)).
+_SYNTAX_CALLS = {"TABLE"}
 _IDENTIFIERS = ("naked_identifier", "quoted_identifier", "function_name_identifier", "dataphin_set_part", "identifier")
 
 
@@ -144,7 +146,7 @@ def _functions(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
         if prefix is not None:
             project = identifier_text([s for s in prefix.segments if s.is_type(*_IDENTIFIERS)][0])
         names = [s for s in name_seg.segments if s.is_type(*_IDENTIFIERS)]
-        if not names:
+        if not names or (project is None and len(names) == 1 and names[0].raw.upper() in _SYNTAX_CALLS):
             continue
         stmt.functions.append(
             FunctionRef(identifier_text(names[-1]), project, len(names) > 1, span_of(name_seg), pos_of(name_seg, chunk))

@@ -3,34 +3,135 @@
 Edges: table -> task that reads it, task -> table it writes, function -> task
 that calls it. Node ids follow manifest.json (`table.<proj>.<name>`,
 `task.<proj>.<path>`, `function.<proj>.<name>`).
+
+Node attributes: kind (table | task | function), project, name, source (the
+file that defines it, as the loader shows it); tables add table_kind and
+type, tasks add ok (resolved without errors). Edge attributes: relation
+(reads | lookup | writes | calls), line and col of the first reference in the
+task, and on read edges the columns the task reads (wildcards included) and
+whether it reads them through a `*`. Projects are not nodes (they would
+pollute parent_map): `graph.graph["projects"]` maps each project name to its
+description and folder, and every node carries its project.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import networkx as nx
 
 from flinkx_build.emit.manifest import function_node
 from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
+from flinkx_build.errors import Diagnostic
+from flinkx_build.graph.columns import column_use
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 
 
 def workspace_graph(ws: Workspace, resolved: list[ResolvedTask]) -> nx.DiGraph:
-    graph = nx.DiGraph()
+    graph = nx.DiGraph(root=str(ws.root), mode=ws.config.mode, projects={
+        p.name: {"description": p.description, "path": _rel(ws, p.directory)} for p in ws.projects.values()
+    })
     for project in ws.projects.values():
         for same_name in project.tables.values():
             for table in same_name:
-                graph.add_node(table_node(table.key), kind="table", project=table.project, name=table.name, source=table.loc.path)
+                graph.add_node(
+                    table_node(table.key), kind="table", project=table.project, name=table.name,
+                    source=_source(ws, table.loc.path), table_kind=table.kind, type=table.type,
+                )
         for fn in project.functions.values():
-            graph.add_node(function_node(fn.key), kind="function", project=fn.project, name=fn.name, source=fn.loc.path)
+            graph.add_node(function_node(fn.key), kind="function", project=fn.project, name=fn.name, source=_source(ws, fn.loc.path))
     for rt in resolved:
-        task = rt.task
-        node = task_node(task.key)
-        graph.add_node(node, kind="task", project=task.project, name=task.name, source=task.display_path)
-        for key in rt.reads:
-            graph.add_edge(table_node(key), node, columns=sorted(rt.columns_read.get(key, ())))
-        for key in rt.writes:
-            graph.add_edge(node, table_node(key))
-        for key in rt.functions:
-            graph.add_edge(function_node(key), node)
+        _add_task(graph, rt, _source(ws, rt.task.display_path))
     return graph
+
+
+def _add_task(graph: nx.DiGraph, rt: ResolvedTask, source: str) -> None:
+    task = rt.task
+    node = task_node(task.key)
+    graph.add_node(node, kind="task", project=task.project, name=task.name, source=source, ok=rt.ok)
+    use = column_use(rt)
+    first: dict[tuple[str, str], tuple[int, int]] = {}
+    lookup_only: dict[str, bool] = {}
+    for rs in rt.statements:
+        for ref, bound in zip(rs.parsed.tables, rs.tables):
+            if bound.kind != "meta":
+                continue
+            role = "writes" if rs.parsed.kind == "insert" and ref.role == "write" else "reads"
+            first.setdefault((bound.key, role), (ref.pos.line, ref.pos.col))
+            if role == "reads":
+                lookup_only[bound.key] = lookup_only.get(bound.key, True) and ref.role == "lookup"
+    for key in sorted(rt.reads):
+        line, col = first.get((key, "reads"), (1, 1))
+        graph.add_edge(
+            table_node(key), node, relation="lookup" if lookup_only.get(key) else "reads",
+            columns=sorted(use.columns.get(key, ())), wildcard=key in use.wildcard, line=line, col=col,
+        )
+    for key in sorted(rt.writes):
+        line, col = first.get((key, "writes"), (1, 1))
+        graph.add_edge(node, table_node(key), relation="writes", line=line, col=col)
+    for key in sorted(rt.functions):
+        graph.add_edge(function_node(key), node, relation="calls")
+
+
+def find_cycles(graph: nx.DiGraph, include_lookups: bool | None = None) -> list[list[str]]:
+    """One cycle per strongly connected component, as node ids without the closing repeat.
+
+    A lookup join reads a snapshot of the dimension and never triggers the
+    job, so in stream mode a loop closed only by lookups does not feed back
+    into itself and is not a cycle; in batch mode the jobs must still run in
+    order, so lookups count (`include_lookups` overrides the mode).
+    Each cycle starts at its smallest task id, and the list is sorted, so
+    the output is stable.
+    """
+    if include_lookups is None:
+        include_lookups = graph.graph.get("mode") == "batch"
+    view = graph if include_lookups else nx.subgraph_view(graph, filter_edge=lambda u, v: graph.edges[u, v].get("relation") != "lookup")
+    cycles = []
+    for component in nx.strongly_connected_components(view):
+        if len(component) < 2 and not any(view.has_edge(n, n) for n in component):
+            continue
+        sub = view.subgraph(component)
+        start = min(component, key=lambda n: (not n.startswith("task."), n))
+        edges = nx.find_cycle(sub, source=start)
+        path = [u for u, _ in edges]
+        pivot = min(range(len(path)), key=lambda i: (not path[i].startswith("task."), path[i]))
+        cycles.append(path[pivot:] + path[:pivot])
+    return sorted(cycles)
+
+
+def cycle_diagnostics(graph: nx.DiGraph, cycles: list[list[str]]) -> list[Diagnostic]:
+    """FX200 at the INSERT of the first task of each cycle that closes the loop."""
+    out = []
+    for cycle in cycles:
+        first, nxt = cycle[0], cycle[1] if len(cycle) > 1 else cycle[0]
+        data = graph.edges[first, nxt] if graph.has_edge(first, nxt) else {}
+        source = _shown(graph, graph.nodes[first].get("source", first))
+        path = " -> ".join([*cycle, cycle[0]])
+        out.append(Diagnostic(source, data.get("line", 1), data.get("col", 1), "FX200", f"dependency cycle: {path}"))
+    return out
+
+
+def _source(ws: Workspace, shown: str) -> str:
+    """A loader display path (relative to the cwd) as a path relative to the workspace root.
+
+    Node sources must not depend on where flinkx runs: `flinkx impact`
+    compares graphs of a revision checked out in a temporary folder with the
+    working tree's.
+    """
+    return _rel(ws, Path(shown).resolve())
+
+
+def _shown(graph: nx.DiGraph, source: str) -> str:
+    """A workspace-relative source as diagnostics show paths."""
+    from flinkx_build.load.workspace import display_path
+
+    root = graph.graph.get("root")
+    return display_path(Path(root) / source) if root else source
+
+
+def _rel(ws: Workspace, path) -> str:
+    try:
+        return path.relative_to(ws.root).as_posix()
+    except ValueError:
+        return str(path)

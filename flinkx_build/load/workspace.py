@@ -213,4 +213,5 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
                 diags.append(Diagnostic(shown, 1, 1, "FX101", f"cannot read file: {exc}"))
                 continue
             name = path.relative_to(tasks_dir).with_suffix("").as_posix()
-            project.tasks[name] = Task(project.name, name, path, shown, text, sha256(text))
+            rel = path.relative_to(ws.root).as_posix()
+            project.tasks[name] = Task(project.name, name, path, shown, text, sha256(text), rel)

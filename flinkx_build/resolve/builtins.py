@@ -42,6 +42,7 @@ def reserved_words() -> dict[str, str]:
 
 def quote_identifier(name: str) -> str:
     """Backtick-quote a name when Flink could read it as something else."""
-    if _SIMPLE_IDENTIFIER.match(name) and name.upper() not in reserved_words():
+    # only words Flink's parser really rejects: `a` or `name` stay bare
+    if _SIMPLE_IDENTIFIER.match(name) and reserved_words().get(name.upper()) != "error":
         return name
     return "`" + name.replace("`", "``") + "`"

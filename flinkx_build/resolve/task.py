@@ -138,12 +138,19 @@ def _name_tables(resolved: ResolvedTask, meta_refs, local_tables: set[str]) -> N
     counts: dict[str, int] = {}
     for table in used.values():
         counts[table.name.lower()] = counts.get(table.name.lower(), 0) + 1
+    taken = {name.lower() for name in local_tables}
+    taken |= {t.name.lower() for t in used.values() if counts[t.name.lower()] == 1}
     for key, table in used.items():
-        clash = counts[table.name.lower()] > 1 or table.name in local_tables
-        base = f"{table.project}_{table.name}" if clash else table.name
-        if table.kind != "stream" and clash:
-            base += f"_{table.kind}"
-        resolved.tables[key] = TableUse(table, base)
+        if counts[table.name.lower()] == 1 and table.name not in local_tables:
+            resolved.tables[key] = TableUse(table, table.name)
+            continue
+        # `<project>_<name>` must not collide with another table of the script
+        base = f"{table.project}_{table.name}"
+        candidate, n = base, 2
+        while candidate.lower() in taken:
+            candidate, n = f"{base}_{n}", n + 1
+        taken.add(candidate.lower())
+        resolved.tables[key] = TableUse(table, candidate)
 
 
 def _name_functions(resolved: ResolvedTask) -> None:

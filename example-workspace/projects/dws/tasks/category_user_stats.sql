@@ -1,0 +1,42 @@
+-- Two aggregates over dwd.dwd_orders in one job: a statement set reads the
+-- source once and feeds both sinks.
+--
+-- GROUP BY without a window produces an update stream, so both sinks are
+-- upsert-capable and have a primary key: upsert-kafka (dws_category_gmv_1d)
+-- and jdbc (dws_user_order_stats).
+
+SET dwd.dwd_orders.`properties.group.id` = 'dws_category_user_stats_${env}';
+
+CREATE TEMPORARY VIEW valid_lines AS
+SELECT *
+FROM dwd.dwd_orders
+WHERE line_amount > 0;
+
+BEGIN STATEMENT SET;
+
+INSERT INTO dws_category_gmv_1d
+SELECT
+  order_date                               AS stat_date,
+  category_id,
+  LAST_VALUE(category_name)                AS category_name,
+  COUNT(DISTINCT order_id)                 AS order_cnt,
+  COUNT(DISTINCT user_id)                  AS buyer_cnt,
+  CAST(SUM(line_amount) AS DECIMAL(16, 2)) AS gmv,
+  MAX(order_time)                          AS last_order_time
+FROM valid_lines
+WHERE category_id IS NOT NULL
+GROUP BY order_date, category_id;
+
+INSERT INTO dws_user_order_stats
+SELECT
+  user_id,
+  COUNT(DISTINCT order_id)                 AS order_cnt,
+  SUM(CAST(quantity AS BIGINT))            AS item_qty,
+  CAST(SUM(line_amount) AS DECIMAL(16, 2)) AS total_amount,
+  MIN(order_time)                          AS first_order_time,
+  MAX(order_time)                          AS last_order_time
+FROM valid_lines
+WHERE user_id IS NOT NULL
+GROUP BY user_id;
+
+END;

@@ -1,0 +1,77 @@
+"""`flinkx impact --base REV`: which tasks, in which projects, a change reaches.
+
+Both sides are built straight from git (no stored manifest, no state): the
+base revision, and the head revision or the working tree, each through the
+same pipeline `flinkx build` uses. The parse cache is keyed by content, so
+both sides share the working tree's cache and an unchanged task is never
+parsed twice.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from flinkx_build.commands.common import open_session
+from flinkx_build.commands.common import workspace_argument
+from flinkx_build.errors import UsageError
+from flinkx_build.frontend.cache import ParseCache
+from flinkx_build.graph.gitrev import Revision
+from flinkx_build.graph.gitrev import checkout
+from flinkx_build.graph.gitrev import repo_root
+from flinkx_build.graph.gitrev import resolve_revision
+from flinkx_build.graph.gitrev import workspace_prefix
+from flinkx_build.graph.impact import FAIL_ON
+from flinkx_build.graph.impact import compare
+from flinkx_build.graph.report import ReportContext
+from flinkx_build.graph.report import render_report
+from flinkx_build.graph.snapshot import Snapshot
+from flinkx_build.graph.snapshot import take_snapshot
+from flinkx_build.pipeline import Session
+
+
+def revision_snapshot(repo: Path, revision: Revision, prefix: str, cache: ParseCache, shown_root: Path) -> Snapshot:
+    """The workspace at `revision`, or an empty one if it did not exist there."""
+    with checkout(repo, revision, prefix) as folder:
+        if folder is None:
+            return Snapshot()
+        session = Session.open(folder, use_cache=False)
+        session.cache = cache  # the working tree's: content-hashed, so sharing it is safe
+        return take_snapshot(session, shown_root)
+
+
+@click.command("impact")
+@workspace_argument
+@click.option("--base", "base", required=True, metavar="REV", help="The revision to compare with (e.g. origin/main).")
+@click.option("--head", "head", default=None, metavar="REV", help="The revision to check (default: the working tree).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "sarif"]), default="text", show_default=True)
+@click.option("--fail-on", "fail_on", type=click.Choice(FAIL_ON), default="breaking", show_default=True,
+              help="Exit 1 when: a task breaks; or also a change reaches another project; or anything changed; never.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the parse cache.")
+def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str, no_cache: bool) -> None:
+    """Report the tasks a change impacts, comparing WORKSPACE (default: .) at --base with --head."""
+    started = time.perf_counter()
+    work = open_session(workspace, use_cache=not no_cache)
+    root = work.workspace.root
+    repo = repo_root(root)
+    try:
+        prefix = workspace_prefix(repo, root)
+    except ValueError:
+        raise UsageError(f"{root}: the workspace is not inside the git repository at {repo}") from None
+    base_rev = resolve_revision(repo, base)
+    head_rev = resolve_revision(repo, head) if head else None
+    base_snap = revision_snapshot(repo, base_rev, prefix, work.cache, root)
+    if head_rev is None:
+        head_snap = take_snapshot(work, root)
+    else:
+        head_snap = revision_snapshot(repo, head_rev, prefix, work.cache, root)
+    result = compare(base_snap, head_snap)
+    tripped = result.trips(fail_on)
+    ctx = ReportContext(
+        base=base_rev.label, head=head_rev.label if head_rev else "working tree", repo=repo, workspace=prefix,
+        fail_on=fail_on, tripped=tripped, elapsed=time.perf_counter() - started,
+    )
+    click.echo(render_report(fmt, result, ctx), nl=False)
+    if tripped:
+        raise SystemExit(1)

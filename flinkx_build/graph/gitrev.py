@@ -1,0 +1,138 @@
+"""A workspace as it was at a git revision, written to a temporary folder.
+
+`flinkx impact` builds both sides straight from git, so there is no stored
+manifest to go stale. Only what the loader reads is written (`flinkx.yaml`
+and `projects/`), read with `git ls-tree` and one `git cat-file --batch`
+rather than `git archive`, whose `export-ignore` / `export-subst` attributes
+could drop or rewrite files. The folder lives in the system temp dir and is
+removed when the `checkout` context ends, whatever happens inside it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from pathlib import PurePosixPath
+from typing import Iterator
+
+from flinkx_build.errors import UsageError
+
+WANTED = ("flinkx.yaml", "projects")  # everything load_workspace reads
+
+
+@dataclass(frozen=True)
+class Revision:
+    spec: str  # as the user wrote it
+    commit: str  # full object name
+
+    @property
+    def label(self) -> str:
+        short = self.commit[:10]
+        return short if self.commit.startswith(self.spec) else f"{self.spec} ({short})"
+
+
+def _git(repo: Path, *args: str, input_: bytes | None = None) -> bytes:
+    env = {**os.environ, "GIT_LITERAL_PATHSPECS": "1", "LC_ALL": "C"}
+    try:
+        done = subprocess.run(["git", "-C", str(repo), *args], input=input_, capture_output=True, env=env, check=False)
+    except FileNotFoundError:
+        raise UsageError("git is not installed (flinkx impact reads revisions with git)") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise _GitFailed(message[-1] if message else f"git {args[0]} failed")
+    return done.stdout
+
+
+class _GitFailed(Exception):
+    pass
+
+
+def repo_root(path: Path) -> Path:
+    try:
+        out = _git(path, "rev-parse", "--show-toplevel")
+    except _GitFailed:
+        raise UsageError(f"{path}: not inside a git repository (flinkx impact compares git revisions)") from None
+    return Path(out.decode().strip()).resolve()
+
+
+def workspace_prefix(repo: Path, workspace_root: Path) -> str:
+    """The workspace folder relative to the repository root ('' at the root)."""
+    rel = workspace_root.resolve().relative_to(repo)
+    return rel.as_posix() if rel.parts else ""
+
+
+def resolve_revision(repo: Path, spec: str) -> Revision:
+    if not spec or spec.startswith("-"):
+        raise UsageError(f"invalid revision '{spec}'")
+    try:
+        out = _git(repo, "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}")
+    except _GitFailed:
+        out = b""
+    commit = out.decode().strip()
+    if not commit:
+        raise UsageError(f"unknown revision '{spec}' (not a commit in {repo})")
+    return Revision(spec, commit)
+
+
+def _listing(repo: Path, commit: str, prefix: str) -> list[tuple[str, str]]:
+    """(object name, path below the workspace) of every regular file flinkx reads."""
+    specs = [str(PurePosixPath(prefix, w)) if prefix else w for w in WANTED]
+    raw = _git(repo, "ls-tree", "-r", "-z", "--full-tree", commit, "--", *specs)
+    files = []
+    for entry in raw.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition(b"\t")
+        mode, kind, obj = meta.decode().split(" ")
+        if kind != "blob" or mode not in ("100644", "100755"):
+            continue  # symlinks and submodules are not workspace files
+        rel = path.decode("utf-8", "surrogateescape")
+        if prefix:
+            rel = rel[len(prefix) + 1 :]
+        files.append((obj, rel))
+    return files
+
+
+def _write_blobs(repo: Path, files: list[tuple[str, str]], dest: Path) -> None:
+    if not files:
+        return
+    out = _git(repo, "cat-file", "--batch", input_="".join(f"{obj}\n" for obj, _ in files).encode())
+    pos = 0
+    for obj, rel in files:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split(b" ")
+        if len(header) != 3:
+            raise UsageError(f"git cat-file could not read {rel} ({obj})")
+        size = int(header[2])
+        body = out[end + 1 : end + 1 + size]
+        pos = end + 1 + size + 1
+        target = dest.joinpath(*PurePosixPath(rel).parts)
+        if ".." in PurePosixPath(rel).parts:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(body)
+
+
+@contextmanager
+def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | None]:
+    """The workspace at `revision` in a temporary folder, or None if it has no flinkx.yaml there."""
+    folder = Path(tempfile.mkdtemp(prefix="flinkx-rev-"))
+    try:
+        try:
+            files = _listing(repo, revision.commit, prefix)
+        except _GitFailed as exc:
+            raise UsageError(f"cannot read revision '{revision.spec}': {exc}") from None
+        if not any(rel == "flinkx.yaml" for _, rel in files):
+            yield None
+            return
+        try:
+            _write_blobs(repo, files, folder)
+        except _GitFailed as exc:
+            raise UsageError(f"cannot read revision '{revision.spec}': {exc}") from None
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

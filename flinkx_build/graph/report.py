@@ -1,0 +1,227 @@
+"""`flinkx impact` output: text for a terminal, Markdown for a PR comment, JSON, SARIF.
+
+Paths are relative to the repository root, as a pull request shows them.
+Output other than text's timing line is deterministic, so a CI job can
+update its PR comment only when the report changes.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flinkx_build import __version__
+from flinkx_build.errors import Diagnostic
+from flinkx_build.graph.impact import Impact
+from flinkx_build.graph.impact import ImpactResult
+from flinkx_build.graph.impact import short_id
+from flinkx_build.graph.render import to_mermaid
+
+
+@dataclass
+class ReportContext:
+    base: str  # revision label
+    head: str  # revision label or "working tree"
+    repo: Path
+    workspace: str  # the workspace folder relative to the repository root ('' = the root)
+    fail_on: str
+    tripped: bool
+    elapsed: float = 0.0
+
+    def path(self, source: str) -> str:
+        """A workspace-relative source as a repository-relative path."""
+        if not source:
+            return ""
+        if " -> " in source:
+            return " -> ".join(self.path(s) for s in source.split(" -> "))
+        return f"{self.workspace}/{source}" if self.workspace else source
+
+    def diag_path(self, diag: Diagnostic) -> str:
+        try:
+            return Path(diag.path).resolve().relative_to(self.repo).as_posix()
+        except ValueError:
+            return diag.path
+
+
+def _label(imp: Impact) -> str:
+    return "breaking" if imp.breaking else ("indirect" if imp.relation == "indirect" else "non-breaking")
+
+
+def _cause_projects(result: ImpactResult, imp: Impact) -> list[str]:
+    return sorted({result.graph.nodes[c].get("project", "") for c in imp.causes if c in result.graph} - {imp.project})
+
+
+def project_summary(result: ImpactResult) -> dict[str, dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+
+    def row(project: str) -> dict[str, Any]:
+        return rows.setdefault(project, {"changed": 0, "breaking": 0, "non-breaking": 0, "indirect": 0, "impacted_from": set()})
+
+    for change in result.changes:
+        if change.change != "moved":
+            row(change.project)["changed"] += 1
+    for imp in result.impacts:
+        r = row(imp.project)
+        r[_label(imp)] += 1
+        r["impacted_from"].update(_cause_projects(result, imp))
+    return {p: {**r, "impacted_from": sorted(r["impacted_from"])} for p, r in sorted(rows.items())}
+
+
+def headline(result: ImpactResult) -> str:
+    if not result.changes and not result.impacts and not result.new_errors:
+        return "no semantic changes: nothing is impacted"
+    counts = {k: sum(1 for i in result.impacts if _label(i) == k) for k in ("breaking", "non-breaking", "indirect")}
+    projects = len({i.project for i in result.impacts})
+    cross = sum(1 for i in result.impacts if i.cross_project)
+    changed = sum(1 for c in result.changes if c.change != "moved")
+    return (
+        f"{changed} changed node{'s' * (changed != 1)}; {len(result.impacts)} impacted task{'s' * (len(result.impacts) != 1)} "
+        f"in {projects} project{'s' * (projects != 1)}: {counts['breaking']} breaking, {counts['non-breaking']} non-breaking, "
+        f"{counts['indirect']} indirect; {cross} cross-project"
+    )
+
+
+def to_text(result: ImpactResult, ctx: ReportContext) -> str:
+    where = f", workspace {ctx.workspace}" if ctx.workspace else ""
+    out = [f"flinkx impact: base {ctx.base} -> head {ctx.head}{where}", headline(result)]
+    if result.changes:
+        out += ["", "Changed:"]
+        for c in result.changes:
+            out.append(f"  {c.change:<9} {c.node}  {ctx.path(c.source)}".rstrip())
+            out += [f"      {d}" for d in c.details]
+    if result.impacts:
+        out += ["", "Impacted tasks:"]
+        for imp in result.impacts:
+            cross = f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else ""
+            out.append(f"  {'BREAKING' if imp.breaking else 'non-breaking':<13} {imp.relation:<9} {imp.node}  ({imp.project}{cross})")
+            out += [f"      {r}" for r in imp.reasons]
+        out += ["", "Projects:"]
+        for project, r in project_summary(result).items():
+            src = f"; impacted from {', '.join(r['impacted_from'])}" if r["impacted_from"] else ""
+            out.append(f"  {project}: {r['changed']} changed, {r['breaking']} breaking, {r['non-breaking']} non-breaking, {r['indirect']} indirect{src}")
+    if result.new_errors:
+        out += ["", "New errors in the head:"] + [f"  {d.format()}" for d in result.new_errors]
+    gate = "tripped (exit 1)" if ctx.tripped else "passed"
+    out += ["", f"gate --fail-on {ctx.fail_on}: {gate} ({ctx.elapsed:.1f} s)"]
+    return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def impacted_nodes(result: ImpactResult) -> tuple[set[str], dict[str, str]]:
+    """The impacted subgraph (changed nodes, impacted tasks, tables between them) and its classes."""
+    graph = result.graph
+    classes: dict[str, str] = {}
+    for c in result.changes:
+        if c.node in graph:
+            classes[c.node] = "removed" if c.change == "removed" else "changed"
+    for imp in result.impacts:
+        cls = "breaking" if imp.breaking else ("indirect" if imp.relation == "indirect" else "nonbreaking")
+        if imp.relation != "changed" or imp.breaking:
+            classes[imp.node] = cls
+    nodes = set(classes)
+    for node in graph:
+        if graph.nodes[node].get("kind") == "table" and node not in nodes:
+            if set(graph.predecessors(node)) & nodes and set(graph.successors(node)) & nodes:
+                nodes.add(node)
+    return nodes, classes
+
+
+def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
+    where = f" · workspace `{ctx.workspace}`" if ctx.workspace else ""
+    out = ["## flinkx impact", "", f"base `{ctx.base}` → head `{ctx.head}`{where}", ""]
+    breaking = len(result.breaking)
+    icon = ":x:" if ctx.tripped else (":warning:" if result.impacts else ":white_check_mark:")
+    out += [f"{icon} **{headline(result)}** (gate `--fail-on {ctx.fail_on}`: {'failed' if ctx.tripped else 'passed'})", ""]
+    if not result.changes and not result.impacts and not result.new_errors:
+        return "\n".join(out)
+    if result.impacts:
+        out += ["| Project | Changed nodes | Breaking | Non-breaking | Indirect | Impacted from |", "|---|---:|---:|---:|---:|---|"]
+        for project, r in project_summary(result).items():
+            out.append(f"| {_md(project)} | {r['changed']} | {r['breaking']} | {r['non-breaking']} | {r['indirect']} | {_md(', '.join(r['impacted_from']))} |")
+        out += ["", f"### Impacted tasks ({len(result.impacts)}, {breaking} breaking)", "", "| Task | Project | Impact | Why |", "|---|---|---|---|"]
+        for imp in result.impacts:
+            mark = ":x: **breaking**" if imp.breaking else _label(imp)
+            scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
+            out.append(f"| `{short_id(imp.node)}` | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(imp.reasons))} |")
+    if result.changes:
+        out += ["", f"### Changed nodes ({len(result.changes)})", "", "| Node | Change | Source | Details |", "|---|---|---|---|"]
+        for c in result.changes:
+            out.append(f"| `{_md(c.node)}` | {c.change} | `{_md(ctx.path(c.source))}` | {_md('; '.join(c.details))} |")
+    if result.new_errors:
+        out += ["", "### New errors in the head", "", "```"] + [f"{ctx.diag_path(d)}:{d.line}:{d.col}: {d.code} {d.message}" for d in result.new_errors] + ["```"]
+    nodes, classes = impacted_nodes(result)
+    if nodes:
+        out += ["", "<details open><summary>Impacted subgraph</summary>", "", "```mermaid", to_mermaid(result.graph, nodes, classes).rstrip(), "```", "", "</details>"]
+    return "\n".join(out) + "\n"
+
+
+def to_data(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
+    return {
+        "base": ctx.base, "head": ctx.head, "workspace": ctx.workspace,
+        "summary": headline(result),
+        "gate": {"fail_on": ctx.fail_on, "tripped": ctx.tripped},
+        "changes": [
+            {"node": c.node, "kind": c.kind, "project": c.project, "change": c.change, "source": ctx.path(c.source), "details": c.details}
+            for c in result.changes
+        ],
+        "impacts": [
+            {
+                "node": i.node, "project": i.project, "source": ctx.path(i.source), "relation": i.relation,
+                "classification": "breaking" if i.breaking else "non-breaking", "cross_project": i.cross_project,
+                "causes": sorted(i.causes), "reasons": i.reasons,
+            }
+            for i in result.impacts
+        ],
+        "projects": project_summary(result),
+        "new_errors": [d.format() for d in result.new_errors],
+    }
+
+
+_RULES = {
+    "impact-breaking": ("error", "A change breaks this task: a column it reads, a key, a locked option or its build."),
+    "impact-direct": ("warning", "This task uses a changed node, or is itself changed; the change is compatible."),
+    "impact-indirect": ("note", "This task is downstream of a changed task."),
+}
+
+
+def to_sarif(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
+    results = []
+    for imp in result.impacts:
+        rule = "impact-breaking" if imp.breaking else ("impact-indirect" if imp.relation == "indirect" else "impact-direct")
+        cross = " (cross-project)" if imp.cross_project else ""
+        results.append({
+            "ruleId": rule, "level": _RULES[rule][0],
+            "message": {"text": f"{imp.node} is impacted{cross}: {'; '.join(imp.reasons)}"},
+            "locations": [_location(ctx.path(imp.source), 1, 1)],
+        })
+    for diag in result.new_errors:
+        results.append({
+            "ruleId": diag.code, "level": "error", "message": {"text": diag.message},
+            "locations": [_location(ctx.diag_path(diag), diag.line, diag.col)],
+        })
+    rules = [{"id": rid, "shortDescription": {"text": text}, "defaultConfiguration": {"level": level}} for rid, (level, text) in _RULES.items()]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "flinkx", "version": __version__, "rules": rules}}, "results": results}],
+    }
+
+
+def _location(uri: str, line: int, col: int) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}, "region": {"startLine": line, "startColumn": col}}}
+
+
+def render_report(fmt: str, result: ImpactResult, ctx: ReportContext) -> str:
+    if fmt == "text":
+        return to_text(result, ctx)
+    if fmt == "markdown":
+        return to_markdown(result, ctx)
+    if fmt == "json":
+        return json.dumps(to_data(result, ctx), indent=2, sort_keys=True) + "\n"
+    if fmt == "sarif":
+        return json.dumps(to_sarif(result, ctx), indent=2) + "\n"
+    raise ValueError(f"unknown format {fmt}")

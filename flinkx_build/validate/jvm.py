@@ -1,0 +1,228 @@
+"""The JVM side of validation: find Java and PyFlink, build the stand-in jar, start one gateway.
+
+Nothing here imports PyFlink at module level: `find_toolchain` must answer quickly (no JVM, no
+heavy imports) so that `flinkx` can say "install the [flink] extra" without paying for it.
+
+The gateway is launched with PyFlink's own launcher (`launch_gateway_server_process`), but the
+process handle stays with us instead of in PyFlink's global: we pass the environment explicitly
+(log dir, heap, extra classpath) and can stop exactly the process we started.
+"""
+from __future__ import annotations
+
+import collections
+import hashlib
+import importlib.util
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+import zipfile
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+JAVA_DIR = Path(__file__).with_name("java")
+JAR_NAME = "flinkx-standin.jar"
+# Heap and stack for the gateway JVM. 512 MB is plenty for planning (peak RSS about 300 MB for
+# a 200-statement run); a larger stack keeps Calcite's recursive planner safe on deep queries.
+DEFAULT_JVM_ARGS = "-Xmx512m -Xss4m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+INSTALL_HINT = 'pip install "flinkx-build[flink]" (PyFlink 1.20) and a Java 17 JDK (java and javac)'
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    java: str
+    javac: str | None  # only needed when the stand-in jar is not cached yet
+    flink_home: Path
+    flink_version: str
+
+
+def _java_tool(name: str) -> str | None:
+    # PyFlink itself prefers JAVA_HOME, then the PATH: use the same JDK for javac and the JVM.
+    java_home = os.environ.get("JAVA_HOME")
+    if java_home:
+        candidate = Path(java_home, "bin", name)
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return shutil.which(name)
+
+
+def find_toolchain() -> Toolchain | str:
+    """The tools validation needs, or a one-line reason why they are missing. Starts nothing."""
+    spec = importlib.util.find_spec("pyflink")
+    if spec is None or not spec.submodule_search_locations:
+        return f"PyFlink is not installed: {INSTALL_HINT}"
+    if importlib.util.find_spec("py4j") is None:
+        return f"py4j (a PyFlink dependency) is not installed: {INSTALL_HINT}"
+    flink_home = Path(os.environ.get("FLINK_HOME") or next(iter(spec.submodule_search_locations)))
+    if not (flink_home / "lib").is_dir() or not list((flink_home / "lib").glob("flink-dist*.jar")):
+        return f"PyFlink at {flink_home} has no lib/flink-dist jar: {INSTALL_HINT}"
+    java = _java_tool("java")
+    if java is None:
+        return f"Java was not found (set JAVA_HOME or put java on PATH): {INSTALL_HINT}"
+    try:
+        version = metadata.version("apache-flink")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return Toolchain(java=java, javac=_java_tool("javac"), flink_home=flink_home,
+                     flink_version=version)
+
+
+def _java_sources() -> list[Path]:
+    return sorted(p for p in JAVA_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def sources_hash(toolchain: Toolchain) -> str:
+    """Changes when the Java sources or the Flink they compile against change."""
+    digest = hashlib.sha256(toolchain.flink_version.encode())
+    for path in _java_sources():
+        digest.update(path.relative_to(JAVA_DIR).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def standin_jar(cache_dir: Path, toolchain: Toolchain) -> Path:
+    """Compile the stand-in connector and functions once per source hash; return the jar.
+
+    Built in a temporary directory and renamed into place, so a concurrent run or a crash
+    never leaves a half-written jar behind the final name.
+    """
+    root = Path(cache_dir) / "validate-jar"
+    final_dir = root / sources_hash(toolchain)
+    jar = final_dir / JAR_NAME
+    if jar.is_file():
+        return jar
+    if toolchain.javac is None:
+        raise RuntimeError(f"javac was not found, needed once to build the stand-in jar: "
+                           f"{INSTALL_HINT}")
+    root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=root))
+    try:
+        classes = work / "classes"
+        classes.mkdir()
+        sources = [str(p) for p in _java_sources() if p.suffix == ".java"]
+        classpath = os.pathsep.join(str(toolchain.flink_home / d / "*") for d in ("lib", "opt"))
+        # --release 11: Flink 1.20 also runs on Java 11, and the classes then load on either.
+        cmd = [toolchain.javac, "--release", "11", "-nowarn", "-encoding", "UTF-8",
+               "-cp", classpath, "-d", str(classes), *sources]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError("javac failed on the stand-in sources:\n" + done.stderr.strip())
+        staged = work / "jar"
+        staged.mkdir()
+        with zipfile.ZipFile(staged / JAR_NAME, "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in sorted(classes.rglob("*.class")):
+                zf.write(path, path.relative_to(classes).as_posix())
+            resources = JAVA_DIR / "resources"
+            for path in sorted(p for p in resources.rglob("*") if p.is_file()):
+                zf.write(path, path.relative_to(resources).as_posix())
+        try:
+            os.rename(staged, final_dir)
+        except OSError:
+            if not jar.is_file():  # lost a race only if the winner left a jar
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return jar
+
+
+@dataclass
+class Gateway:
+    """A running gateway JVM and the py4j client talking to it."""
+
+    process: subprocess.Popen
+    client: Any  # py4j.java_gateway.JavaGateway
+    stderr_tail: collections.deque = field(default_factory=lambda: collections.deque(maxlen=40))
+
+    @property
+    def jvm(self) -> Any:
+        return self.client.jvm
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+def _drain(stream: Any, tail: collections.deque) -> None:
+    # The launcher gives the JVM a stderr pipe; nobody else reads it, and a full pipe would
+    # block the JVM. Keep the last lines for error messages.
+    try:
+        for raw in iter(stream.readline, b""):
+            tail.append(raw.decode("utf-8", "replace").rstrip())
+    except (OSError, ValueError):
+        pass
+
+
+def launch(toolchain: Toolchain, extra_classpath: list[Path], log_dir: Path,
+           timeout: float = 60.0) -> Gateway:
+    from py4j.java_gateway import GatewayParameters, JavaGateway
+    from pyflink.pyflink_gateway_server import launch_gateway_server_process
+
+    log_dir.mkdir(parents=True, exist_ok=True)
+    conn_dir = tempfile.mkdtemp(prefix="flinkx-gw-")
+    conn_file = os.path.join(conn_dir, "conn")
+    env = dict(os.environ)
+    env["_PYFLINK_CONN_INFO_PATH"] = conn_file
+    # Otherwise PyFlink writes its log file into site-packages.
+    env["FLINK_LOG_DIR"] = str(log_dir)
+    env["FLINK_HOME"] = str(toolchain.flink_home)
+    env["JAVA_HOME"] = str(Path(toolchain.java).resolve().parent.parent)
+    # The launcher appends HADOOP_CLASSPATH to the JVM classpath: the simplest way to put the
+    # stand-in jar where Flink's ServiceLoader-based FactoryUtil finds it.
+    env["HADOOP_CLASSPATH"] = os.pathsep.join(
+        [str(p) for p in extra_classpath] + ([env["HADOOP_CLASSPATH"]]
+                                            if env.get("HADOOP_CLASSPATH") else []))
+    # User-given JVM_ARGS come last so that they win over ours.
+    env["JVM_ARGS"] = (DEFAULT_JVM_ARGS + " " + env.get("JVM_ARGS", "")).strip()
+    try:
+        process = launch_gateway_server_process(
+            env, ["-c", "org.apache.flink.client.python.PythonGatewayServer", "local"])
+        tail: collections.deque = collections.deque(maxlen=40)
+        threading.Thread(target=_drain, args=(process.stderr, tail), daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while process.poll() is None and not os.path.isfile(conn_file):
+            if time.monotonic() > deadline:
+                process.kill()
+                break
+            time.sleep(0.02)
+        if not os.path.isfile(conn_file):
+            process.wait()
+            time.sleep(0.05)
+            raise RuntimeError("the Flink JVM did not start: " + " | ".join(list(tail)[-5:]))
+        # The launcher writes the port only when the file is complete; read until 4 bytes.
+        data = b""
+        while len(data) < 4 and time.monotonic() < deadline:
+            data = Path(conn_file).read_bytes()
+            if len(data) < 4:
+                time.sleep(0.01)
+        port = struct.unpack("!I", data[:4])[0]
+    finally:
+        shutil.rmtree(conn_dir, ignore_errors=True)
+    client = JavaGateway(gateway_parameters=GatewayParameters(port=port, auto_convert=True))
+    return Gateway(process=process, client=client, stderr_tail=tail)
+
+
+def stop(gateway: Gateway) -> None:
+    """Stop the JVM we started (and only it)."""
+    try:
+        # Marks the client disconnected first, so proxies garbage-collected later do not try
+        # to reach a dead JVM (py4j would log a traceback for each).
+        gateway.client.shutdown()
+    except Exception:  # noqa: BLE001 - the JVM may already be gone
+        pass
+    process = gateway.process
+    if process.poll() is None:
+        try:
+            if process.stdin:
+                process.stdin.close()
+        except OSError:
+            pass
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)

@@ -1,0 +1,169 @@
+"""Implementation of Rule FX01."""
+from __future__ import annotations
+
+from typing import Optional
+
+from sqlfluff.core.parser import BaseSegment, IdentifierSegment
+from sqlfluff.core.rules import BaseRule, LintFix, LintResult, RuleContext
+from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
+
+from flinkx_rules.reserved import load_reserved_words
+
+# Option names Dataphin wants backticked after `SET [proj.]tbl.` (seed 000),
+# whatever Flink's list says about them.
+SET_TARGET_WORDS = frozenset({"WATERMARK", "PARTITION"})
+
+# Parents under which a naked word is not a Flink identifier.
+_SKIP_PARENTS = ("function_name", "dataphin_function_project")
+
+
+def backticked(raw: str) -> IdentifierSegment:
+    """A back-quoted identifier typed the way sqlfluff's flink lexer types one."""
+    return IdentifierSegment(
+        raw="`" + raw.replace("`", "``") + "`",
+        instance_types=("quoted_identifier", "identifier", "back_quote"),
+    )
+
+
+def _neighbours(
+    stack: tuple[BaseSegment, ...], segment: BaseSegment
+) -> tuple[Optional[BaseSegment], Optional[BaseSegment]]:
+    """The code segments just before and after `segment` in the whole tree."""
+    before = after = None
+    child = segment
+    for parent in reversed(stack):
+        idx = next(i for i, s in enumerate(parent.segments) if s is child)
+        if before is None:
+            before = next((s for s in reversed(parent.segments[:idx]) if s.is_code), None)
+        if after is None:
+            after = next((s for s in parent.segments[idx + 1 :] if s.is_code), None)
+        if before is not None and after is not None:
+            break
+        child = parent
+    return before, after
+
+
+def _misparsed(stack: tuple[BaseSegment, ...], segment: BaseSegment) -> bool:
+    """Whether sqlfluff's reading of this word as an identifier is doubtful.
+
+    * Right before an unparsable section: a function or keyword sqlfluff did
+      not know (``CEIL(ts TO HOUR)``, ``WITHIN GROUP``).
+    * A lone word inside a function's brackets that is not set off by commas
+      or keywords: special call syntax such as ``JSON_OBJECT(KEY 'a' VALUE x)``,
+      where sqlfluff reads every word as a column.
+    """
+    _, after = _neighbours(stack, segment)
+    if after is not None and after.is_type("unparsable"):
+        return True
+    # The expression directly inside a function's bracket, if we are one.
+    for i in range(len(stack) - 1, 1, -1):
+        if stack[i].is_type("expression") and stack[i - 1].is_type("bracketed"):
+            if not stack[i - 2].is_type("function_contents"):
+                return False
+            if stack[i].raw.strip() != segment.raw:
+                return False
+            before, after = _neighbours(stack[:i], stack[i])
+            separators = ("comma", "start_bracket", "end_bracket", "keyword")
+            return any(n is not None and not n.is_type(*separators) for n in (before, after))
+    return False
+
+
+class Rule_FX01(BaseRule):
+    """Flink reserved word used as an identifier must be backtick-quoted.
+
+    Flink reserves hundreds of words (``VALUE``, ``COUNT``, ``TIMESTAMP``,
+    ``POSITION``, ``USER`` ...). Written bare as a column name, alias, table
+    name or Dataphin ``SET`` target, they make Flink's parser fail although
+    sqlfluff parses most of them as ordinary identifiers. "If you use these
+    strings as field names, wrap them in backticks, for example `value`,
+    `count`." Dataphin likewise wants the option names ``watermark`` and
+    ``partition`` backticked in ``SET [project.]table.option = ...``.
+
+    Words Flink's parser rejects are always reported. Words Flink only
+    documents as reserved are reported with ``include_warnings = True``;
+    single letters (``A``, ``C``, ``G``, ``K``, ``M``) only with
+    ``flag_single_letters = True``. Function names (``COUNT(*)``,
+    ``YEAR(ts)``) and keywords (``PRIMARY KEY``, a ``TIMESTAMP`` type) are
+    not identifiers and are never reported.
+
+    **Anti-pattern**
+
+    Reserved words used bare as column names and in a ``SET`` target.
+
+    .. code-block:: sql
+
+        CREATE TABLE page_views (
+            value BIGINT,
+            count INT
+        ) WITH ('connector' = 'datagen');
+
+        SELECT value, count FROM page_views;
+
+        SET kafkaTable.partition = 'ds=20180905';
+
+    **Best practice**
+
+    Quote them with backticks.
+
+    .. code-block:: sql
+
+        CREATE TABLE page_views (
+            `value` BIGINT,
+            `count` INT
+        ) WITH ('connector' = 'datagen');
+
+        SELECT `value`, `count` FROM page_views;
+
+        SET kafkaTable.`partition` = 'ds=20180905';
+    """
+
+    groups = ("all", "flinkx")
+    config_keywords = ["include_warnings", "flag_single_letters"]
+    crawl_behaviour = SegmentSeekerCrawler({"naked_identifier", "dataphin_set_part"})
+    is_fix_compatible = True
+
+    def _eval(self, context: RuleContext) -> Optional[LintResult]:
+        segment = context.segment
+        raw = segment.raw
+        if not raw or not segment.pos_marker:
+            return None
+        # A word that came out of `${var}` is not the author's to quote here.
+        if not segment.pos_marker.is_literal():
+            return None
+        if any(p.is_type(*_SKIP_PARENTS) for p in context.parent_stack):
+            return None
+
+        word = raw.upper()
+        in_set_target = segment.is_type("dataphin_set_part")
+        level = load_reserved_words().level(word)
+        dataphin_word = in_set_target and word in SET_TARGET_WORDS
+        if dataphin_word:
+            level = "error"
+        if level is None:
+            return None
+        if level == "warning" and not self.include_warnings:  # type: ignore[attr-defined]
+            return None
+        if len(word) == 1 and not self.flag_single_letters:  # type: ignore[attr-defined]
+            return None
+
+        if in_set_target:
+            what = "Dataphin SET target"
+        else:
+            what = "identifier"
+        if dataphin_word:
+            strength = "Dataphin requires backticks for it in SET (seed: SET tbl.`watermark`)"
+        elif level == "error":
+            strength = "Flink rejects it unquoted"
+        else:
+            strength = "Flink documents it as reserved"
+
+        if _misparsed(context.parent_stack, segment):
+            return None
+        return LintResult(
+            anchor=segment,
+            fixes=[LintFix.replace(segment, [backticked(raw)])],
+            description=(
+                f"Reserved word {raw!r} used as {what} must be backtick-quoted "
+                f"(`{raw}`): {strength}."
+            ),
+        )

@@ -1,0 +1,35 @@
+"""Test helpers that drive the real pipeline (no mocks)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flinkx_build.pipeline import Session
+
+
+def session_for(root: Path, mode: str | None = None) -> Session:
+    return Session.open(root, mode, use_cache=False)
+
+
+def compile_task(root: Path, key: str, mode: str | None = None) -> str:
+    """Compiled SQL of task `project/name`; fails the test on any error."""
+    session = session_for(root, mode)
+    errors = [d.format() for d in session.load_diagnostics if d.is_error]
+    assert not errors, errors
+    project, name = key.split("/", 1)
+    task = session.workspace.projects[project].tasks[name]
+    resolved = session.resolved(task)
+    errors = [d.format() for d in resolved.diagnostics if d.is_error]
+    assert not errors, errors
+    return session.compiled(task).text
+
+
+def task_errors(root: Path, key: str) -> list[str]:
+    session = session_for(root)
+    project, name = key.split("/", 1)
+    task = session.workspace.projects[project].tasks[name]
+    return [d.format() for d in session.resolved(task).diagnostics if d.is_error]
+
+
+def squash(sql: str) -> str:
+    """Whitespace-insensitive form for substring checks."""
+    return " ".join(sql.split())
