@@ -20,7 +20,7 @@ def explain_data(rt: ResolvedTask) -> dict:
     for use in sorted(rt.tables.values(), key=lambda u: u.base_name):
         for definition, name in use.variants:
             queries = sorted({
-                rs.parsed.pos.line
+                (rs.parsed.code_pos or rs.parsed.pos).line
                 for rs in rt.statements
                 for bound in rs.tables
                 if bound.definition is not None and bound.definition.signature() == definition.signature() and bound.key == use.table.key

@@ -25,7 +25,7 @@ from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import SyntaxProblem
 from flinkx_build.frontend.template import sqlfluff_templater_config
 
-FRONTEND_VERSION = "2"  # bump when extraction changes: it invalidates the parse cache
+FRONTEND_VERSION = "3"  # bump when extraction changes: it invalidates the parse cache
 
 
 def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:
@@ -66,6 +66,7 @@ def parse_chunk(chunk: Chunk, index: int, context: dict[str, str]) -> ParsedChun
     """Parse one statement; control statements of a statement set skip sqlfluff."""
     if chunk.kind != "statement":
         stmt = ParsedStatement(index, chunk.kind, chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset)
+        stmt.code_pos = Pos(*chunk.code_position)
         return ParsedChunk(chunk, stmt, None)
     parsed = _linter(context_key(context)).parse_string(chunk.text, fname="task.sql")
     return ParsedChunk(chunk, statement_from_tree(parsed.tree, parsed.violations, chunk, index), parsed.tree)
@@ -75,6 +76,7 @@ def statement_from_tree(tree: BaseSegment | None, violations: list, chunk: Chunk
     """Facts of one statement from a sqlfluff tree (shared with lint)."""
     rendered = tree.raw if tree is not None else chunk.text
     stmt = ParsedStatement(index, "other", chunk.text, rendered, Pos(chunk.line, chunk.col), chunk.offset)
+    stmt.code_pos = Pos(*chunk.code_position)
     problem = _syntax_problem(tree, violations, chunk)
     if problem:
         stmt.syntax = problem

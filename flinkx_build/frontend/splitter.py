@@ -24,6 +24,15 @@ class Chunk:
     col: int  # 1-based column of text[0]
     kind: str  # "statement" | "begin_statement_set" | "end"
 
+    @property
+    def code_position(self) -> tuple[int, int]:
+        """File (line, col) of the first character that is not a comment."""
+        code = strip_comments(self.text)
+        index = len(code) - len(code.lstrip())
+        rel_line = code.count("\n", 0, index) + 1
+        rel_col = index - (code.rfind("\n", 0, index) + 1) + 1
+        return self.position(rel_line, rel_col)
+
     def position(self, rel_line: int, rel_col: int) -> tuple[int, int]:
         """File (line, col) of a 1-based (line, col) inside this chunk."""
         if rel_line == 1:
@@ -107,6 +116,11 @@ def split_statements(text: str) -> list[Chunk]:
 
 
 def _add_chunk(chunks: list[Chunk], text: str, start: int, end: int) -> None:
+    # A comment on the line of the previous `;` belongs to the previous statement.
+    if chunks:
+        newline = text.find("\n", start, end)
+        if newline >= 0 and text[start:newline].strip().startswith("--"):
+            start = newline + 1
     body = text[start:end]
     code = strip_comments(body)
     if not code.strip():
@@ -116,8 +130,7 @@ def _add_chunk(chunks: list[Chunk], text: str, start: int, end: int) -> None:
     lead = len(body) - len(body.lstrip())
     body = body[lead:].rstrip()
     offset = start + lead
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    line, col = line_col(text, offset)
     code = strip_comments(body)
     if _BEGIN_SET.match(code):
         kind = "begin_statement_set"

@@ -116,6 +116,7 @@ class ParsedStatement:
     flink_set: tuple[str, str] | None = None
     select_hints: list[Hint] = field(default_factory=list)
     syntax: SyntaxProblem | None = None
+    code_pos: Pos | None = None  # first non-comment character
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -152,4 +153,5 @@ class ParsedStatement:
             flink_set=tuple(data["flink_set"]) if data["flink_set"] else None,
             select_hints=[hint(h) for h in data["select_hints"]],
             syntax=SyntaxProblem(Pos(**data["syntax"]["pos"]), data["syntax"]["message"]) if data["syntax"] else None,
+            code_pos=Pos(**data["code_pos"]) if data.get("code_pos") else None,
         )

@@ -144,7 +144,7 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
             out.append(f"| {_md(project)} | {r['changed']} | {r['breaking']} | {r['non-breaking']} | {r['indirect']} | {_md(', '.join(r['impacted_from']))} |")
         out += ["", f"### Impacted tasks ({len(result.impacts)}, {breaking} breaking)", "", "| Task | Project | Impact | Why |", "|---|---|---|---|"]
         for imp in result.impacts:
-            mark = ":x: **breaking**" if imp.breaking else _label(imp)
+            mark = ":x: **breaking**" if imp.breaking else "non-breaking"
             scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
             out.append(f"| `{short_id(imp.node)}` | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(imp.reasons))} |")
     if result.changes:

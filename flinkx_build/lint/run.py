@@ -17,10 +17,10 @@ from sqlfluff.core.errors import SQLLintError
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.parse import context_key
 from flinkx_build.frontend.parse import fluff_config
+from flinkx_build.frontend.parse import parse_chunk
 from flinkx_build.frontend.parse import statement_from_tree
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.frontend.statements import Pos
 from flinkx_build.lint.noqa import suppressed
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
@@ -61,7 +61,7 @@ def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
     edits: list[tuple[int, int, str]] = []
     for index, chunk in enumerate(split_statements(task.text)):
         if chunk.kind != "statement":
-            parsed.append(ParsedStatement(index, chunk.kind, chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset))
+            parsed.append(parse_chunk(chunk, index, context).statement)
             continue
         linted = linter.lint_string(chunk.text, fname=task.display_path, fix=fix)
         problems = [v for v in linted.violations if not isinstance(v, SQLLintError)]

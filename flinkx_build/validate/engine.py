@@ -15,7 +15,6 @@ Every Java error becomes a `FlinkFinding` with Flink's own message, in compiled-
 """
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,11 +23,16 @@ from typing import Any
 
 from flinkx_build.validate import jvm as jvmlib
 from flinkx_build.validate import standin
-from flinkx_build.validate.contract import (
-    CompiledStatement,
-    FlinkFinding,
-    ScriptToValidate,
-    UdfStub,
+from flinkx_build.validate.contract import FlinkFinding, ScriptToValidate
+from flinkx_build.validate.findings import (
+    created_name,
+    finding_from_error,
+    is_comment_only,
+    java_messages,
+    missing_objects,
+    one_line,
+    statement_sql,
+    summarize,
 )
 
 _QUERY_KINDS = frozenset({"SELECT", "UNION", "INTERSECT", "EXCEPT", "MINUS", "VALUES", "WITH",
@@ -40,12 +44,6 @@ _CTAS = frozenset({"SqlCreateTableAs", "SqlReplaceTableAs"})
 _DDL_PREFIXES = ("SqlCreate", "SqlDrop", "SqlAlter", "SqlUse")
 # ...except these, which start jobs or need services the validator does not have.
 _NOT_EXECUTED = frozenset({"SqlAlterTableCompact", "SqlCreateMaterializedTable"})
-_UDF_CLASSES = {"scalar": "StandinScalarFunction", "table": "StandinTableFunction",
-                "aggregate": "StandinAggregateFunction"}
-_COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.DOTALL)
-_CREATED_NAME = re.compile(
-    r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?(?:TABLE|VIEW)\s+"
-    r"(?:IF\s+NOT\s+EXISTS\s+)?([`\w.]+)", re.IGNORECASE)
 
 
 class FlinkUnavailable(Exception):
@@ -162,7 +160,7 @@ class FlinkSession:
             self._parse(sql)
             return None
         except Exception as exc:  # noqa: BLE001
-            message, position = standin.summarize(_java_messages(exc))
+            message, position = summarize(java_messages(exc))
             line, col = position or (1, 1)
             return line, col, message
 
@@ -199,7 +197,7 @@ class FlinkSession:
             self._new_tenv(mode).explainSql(sql, self._text_format, self._no_details)
             return None
         except Exception as exc:  # noqa: BLE001
-            return standin.summarize(_java_messages(exc))[0]
+            return summarize(java_messages(exc))[0]
 
     # --- validation ------------------------------------------------------------------------
 
@@ -212,7 +210,7 @@ class FlinkSession:
             first = script.statements[0] if script.statements else None
             return [FlinkFinding(
                 key=script.key, line=first.line if first else 1, col=first.col if first else 1,
-                message=f"validation stopped: {_one_line(exc)}", phase="semantic",
+                message=f"validation stopped: {one_line(exc)}", phase="semantic",
                 extra={"internal": True})]
         finally:
             spent = time.perf_counter() - began
@@ -225,14 +223,14 @@ class FlinkSession:
         nodes: list[Any] = []
         syntax: list[FlinkFinding] = []
         for index, stmt in enumerate(script.statements):
-            if not _COMMENT.sub("", stmt.text).strip(" \t\r\n;"):
+            if is_comment_only(stmt.text):
                 nodes.append(None)  # nothing but comments
                 continue
             try:
-                nodes.append(self._parse(_sql(stmt)))
+                nodes.append(self._parse(statement_sql(stmt)))
             except Exception as exc:  # noqa: BLE001
                 nodes.append(None)
-                syntax.append(_finding(script, index, exc, "syntax"))
+                syntax.append(finding_from_error(script, index, exc, "syntax"))
         if syntax:
             return syntax
 
@@ -307,7 +305,7 @@ class FlinkSession:
         stmt = state.script.statements[index]
         tenv = state.tenv
         if name in _INSERTS or name == "SqlExecute" or str(node.getKind()) in _QUERY_KINDS:
-            tenv.explainSql(_sql(stmt), self._text_format, self._no_details)
+            tenv.explainSql(statement_sql(stmt), self._text_format, self._no_details)
         elif name in _CREATE_TABLE:
             self._create_table(state, index)
         elif name in _CTAS:
@@ -315,14 +313,14 @@ class FlinkSession:
         elif name == "SqlCreateFunction":
             self._create_function(state, index, node)
         elif name.startswith(_DDL_PREFIXES) and name not in _NOT_EXECUTED:
-            tenv.executeSql(_sql(stmt))
+            tenv.executeSql(statement_sql(stmt))
         # SHOW, DESCRIBE, EXPLAIN, RESET, LOAD MODULE, ADD JAR, ...: nothing to validate.
 
     def _create_table(self, state: _ScriptState, index: int) -> None:
         """CREATE TABLE with the connector swapped for the stand-in. The swap is done on the
         parsed operation, not the text, so LIKE clauses and positions stay exact."""
         tenv = state.tenv
-        operation = tenv.getParser().parse(_sql(state.script.statements[index])).get(0)
+        operation = tenv.getParser().parse(statement_sql(state.script.statements[index])).get(0)
         tenv.executeInternal(self._swapped(operation))
 
     def _swapped(self, operation: Any) -> Any:
@@ -336,7 +334,7 @@ class FlinkSession:
         """CTAS: create the target with the stand-in, then plan the INSERT part. Executing the
         statement would run a job."""
         tenv = state.tenv
-        operation = tenv.getParser().parse(_sql(state.script.statements[index])).get(0)
+        operation = tenv.getParser().parse(statement_sql(state.script.statements[index])).get(0)
         tenv.executeInternal(self._swapped(operation.getCreateTableOperation()))
         sink = operation.toSinkModifyOperation(tenv.getCatalogManager())
         operations = self._gateway.jvm.java.util.ArrayList()  # type: ignore[union-attr]
@@ -347,33 +345,26 @@ class FlinkSession:
         stmt = state.script.statements[index]
         identifier = [str(part) for part in node.getFunctionIdentifier()]
         name = identifier[-1]
-        udf = _find_udf(state.script.udfs, name)
-        problem = None
+        udf, problem = standin.udf_problem(state.script.udfs, name,
+                                           str(node.getFunctionClassName()))
         if udf is None:
-            problem = (f"function '{name}' is created from "
-                       f"{node.getFunctionClassName()} but its return type is not declared, "
-                       "so it cannot be validated")
-        elif udf.kind not in _UDF_CLASSES:
-            problem = f"function '{name}' has unknown kind '{udf.kind}' (scalar, table, aggregate)"
-        if problem is not None:
             state.failed_functions.add(name.lower())
             state.findings.append(FlinkFinding(state.script.key, stmt.line, stmt.col, problem,
                                                "semantic", index, {"udf": name}))
             return
-        assert udf is not None
         tenv = state.tenv
         try:
             tenv.getCatalogManager().getDataTypeFactory().createDataType(udf.returns)
         except Exception as exc:  # noqa: BLE001
             state.failed_functions.add(name.lower())
-            reason = standin.summarize(_java_messages(exc))[0]
+            reason = summarize(java_messages(exc))[0]
             state.findings.append(FlinkFinding(
                 state.script.key, stmt.line, stmt.col,
                 f"function '{name}': declared return type '{udf.returns}' is not a Flink type: "
                 f"{reason}", "semantic", index, {"udf": name}))
             return
         standin_class = getattr(self._gateway.jvm.flinkx.standin,  # type: ignore[union-attr]
-                                _UDF_CLASSES[udf.kind])
+                                standin.UDF_CLASSES[udf.kind])
         instance = standin_class(name, udf.returns)
         if node.isIfNotExists() and name.lower() in {str(f).lower() for f in
                                                      tenv.listUserDefinedFunctions()}:
@@ -393,7 +384,7 @@ class FlinkSession:
         added: list[int] = []
         for index in indexes:
             try:
-                statement_set.addInsertSql(_sql(statements[index]))
+                statement_set.addInsertSql(statement_sql(statements[index]))
                 added.append(index)
             except Exception as exc:  # noqa: BLE001
                 self._report(state, index, exc)
@@ -408,7 +399,7 @@ class FlinkSession:
         blamed = False
         for index in added:
             try:
-                tenv.explainSql(_sql(statements[index]), self._text_format, self._no_details)
+                tenv.explainSql(statement_sql(statements[index]), self._text_format, self._no_details)
             except Exception as exc:  # noqa: BLE001
                 self._report(state, index, exc)
                 blamed = True
@@ -416,64 +407,11 @@ class FlinkSession:
             self._report(state, state.set_begin if state.set_begin >= 0 else added[0], set_error)
 
     def _report(self, state: _ScriptState, index: int, exc: BaseException) -> None:
-        finding = _finding(state.script, index, exc, "semantic")
-        stmt = state.script.statements[index]
-        created = _CREATED_NAME.match(stmt.text)
-        tables, functions = standin.missing_objects(finding.message)
-        if (tables & state.failed_tables) or (functions & state.failed_functions):
-            # Only repeats an earlier failed CREATE: that one was reported.
-            if created:
-                state.failed_tables.add(created.group(1).replace("`", "").split(".")[-1].lower())
-            return
+        finding = finding_from_error(state.script, index, exc, "semantic")
+        created = created_name(state.script.statements[index].text)
         if created:
-            state.failed_tables.add(created.group(1).replace("`", "").split(".")[-1].lower())
+            state.failed_tables.add(created)
+        tables, functions = missing_objects(finding.message)
+        if (tables & state.failed_tables) or (functions & state.failed_functions):
+            return  # only repeats an earlier failed CREATE, which was reported
         state.findings.append(finding)
-
-
-def _sql(stmt: CompiledStatement) -> str:
-    """The statement as handed to Flink: a stray trailing ';' would be a syntax error there.
-    Only the end is trimmed, so positions Flink reports stay relative to stmt.text."""
-    return stmt.text.rstrip().rstrip(";").rstrip()
-
-
-def _find_udf(udfs: tuple[UdfStub, ...], name: str) -> UdfStub | None:
-    lowered = name.lower()
-    return next((u for u in udfs if u.name.split(".")[-1].lower() == lowered), None)
-
-
-def _java_messages(exc: BaseException) -> list[str]:
-    """Messages of a Java exception chain, outermost first; str(exc) for anything else."""
-    java = getattr(exc, "java_exception", None)
-    if java is None:
-        return [_one_line(exc)]
-    messages: list[str] = []
-    seen = 0
-    while java is not None and seen < 10:
-        message = java.getMessage()
-        messages.append(str(message) if message is not None else str(java.toString()))
-        cause = java.getCause()
-        java = None if cause is None or cause.equals(java) else cause
-        seen += 1
-    return messages
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"
-
-
-def _finding(script: ScriptToValidate, index: int, exc: BaseException,
-             phase: str) -> FlinkFinding:
-    stmt: CompiledStatement = script.statements[index]
-    message, position = standin.summarize(_java_messages(exc))
-    line, col = stmt.line, stmt.col
-    extra: dict[str, Any] = {"statement_kind": stmt.kind}
-    if position is not None:
-        line, col = standin.to_compiled(stmt, *position)
-        extra["statement_position"] = position
-    java = getattr(exc, "java_exception", None)
-    if java is not None:
-        extra["exception"] = str(java.getClass().getName())
-    return FlinkFinding(key=script.key, line=line, col=col,
-                        message=standin.relocate_message(stmt, message), phase=phase,
-                        statement_index=index, extra=extra)

@@ -5,7 +5,14 @@ from flinkx_build.frontend.splitter import strip_comments
 def test_splits_at_top_level_semicolons_only():
     text = "SELECT 'a;b' FROM t; -- c;d\nSELECT `x;y` FROM u /* e;f */;\n"
     chunks = split_statements(text)
-    assert [c.text for c in chunks] == ["SELECT 'a;b' FROM t", "-- c;d\nSELECT `x;y` FROM u /* e;f */"]
+    # the comment after the first `;` is that statement's trailing comment, not the next one's
+    assert [c.text for c in chunks] == ["SELECT 'a;b' FROM t", "SELECT `x;y` FROM u /* e;f */"]
+
+
+def test_comment_lines_above_a_statement_stay_with_it():
+    chunks = split_statements("SELECT 1;\n-- about the next one\nSELECT 2;")
+    assert chunks[1].text == "-- about the next one\nSELECT 2"
+    assert chunks[1].code_position == (3, 1)
 
 
 def test_positions_are_exact():
