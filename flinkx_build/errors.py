@@ -23,7 +23,6 @@ CODES: dict[str, tuple[str, str]] = {
     "FX110": ("error", "unknown variable"),
     # task SQL
     "FX120": ("error", "SQL syntax error"),
-    "FX121": ("error", "variable rendered outside a string"),
     "FX130": ("error", "unknown table"),
     "FX131": ("error", "unknown project"),
     "FX132": ("error", "ambiguous table: stream and offline tables share the name"),
@@ -42,8 +41,6 @@ CODES: dict[str, tuple[str, str]] = {
     "FX200": ("error", "dependency cycle"),
     # validation with the real Flink planner
     "FX300": ("error", "Flink rejected the statement"),
-    # environment
-    "FX900": ("error", "environment problem"),
 }
 
 

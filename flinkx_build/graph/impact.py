@@ -214,13 +214,14 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
         imp.reasons += [r for r in reasons if r not in imp.reasons]
         return imp
 
-    for change in changes:
+    for change in sorted(changes, key=lambda c: c.kind != "task"):  # a task's own change reads first
         node = change.node
         if change.change == "moved" or change.kind == "project":
             continue
         if change.kind == "task":
             if node in head.tasks:
-                hit(node, "changed", False, node, [f"task {change.change}", *change.details])
+                what = f"task {change.change}" + (f": {'; '.join(change.details)}" if change.details else "")
+                hit(node, "changed", False, node, [what])
             continue
         users = {t for snap in (base, head) for t, f in snap.tasks.items() if node in f.reads | f.writes | f.functions}
         for task in sorted(users & set(head.tasks)):
@@ -316,13 +317,26 @@ def _changes(base: Snapshot, head: Snapshot) -> list[Change]:
         if old_t is None or new_t is None:
             facts = new_t or old_t
             out.append(Change(node, "task", facts.project, "added" if old_t is None else "removed", facts.source))
-        elif old_t.fingerprint != new_t.fingerprint:
+        elif old_t.fingerprint != new_t.fingerprint or _rebound(old_t, new_t, base, head):
             out.append(Change(node, "task", new_t.project, "modified", new_t.source, _task_details(old_t, new_t)))
     return out
 
 
+def _rebound(old: TaskFacts, new: TaskFacts, base: Snapshot, head: Snapshot) -> bool:
+    """Same text, but a name now means another node that existed before and still does.
+
+    Bindings gained from an added node or lost with a removed one are that
+    node's change (its users are hit directly), not the task's.
+    """
+    before = old.reads | old.writes | old.functions
+    after = new.reads | new.writes | new.functions
+    known_before = set(base.tables) | set(base.functions)
+    known_after = set(head.tables) | set(head.functions)
+    return any(n in known_before for n in after - before) or any(n in known_after for n in before - after)
+
+
 def _task_details(old: TaskFacts, new: TaskFacts) -> list[str]:
-    out = []
+    out = [] if old.fingerprint == new.fingerprint else ["SQL changed"]
     for attr, verb in (("reads", "reads"), ("writes", "writes"), ("functions", "calls")):
         before, after = getattr(old, attr), getattr(new, attr)
         out += [f"now {verb} {short_id(n)}" for n in sorted(after - before)]

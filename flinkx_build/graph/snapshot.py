@@ -35,7 +35,7 @@ class TaskFacts:
     node: str
     project: str
     source: str  # relative to the workspace root
-    fingerprint: str  # equal <=> the task's own SQL means the same
+    fingerprint: str  # equal <=> the task's own rendered SQL means the same
     errors: list[Diagnostic]  # error diagnostics, paths as in the working tree
     reads: set[str]  # table node ids
     writes: set[str]
@@ -104,10 +104,11 @@ def _task_facts(rt: ResolvedTask, settings: list[str], relocate) -> TaskFacts:
     reads = {table_node(k) for k in rt.reads}
     writes = {table_node(k) for k in rt.writes}
     functions = {function_node(k) for k in rt.functions}
-    # The task's own text after rendering, normalised, plus what each name is
-    # bound to: a new same-named table or function can rebind a bare name.
+    # The task's own text after rendering, normalised. What its names are bound
+    # to is compared separately (`impact._changes`): a binding lost with a
+    # removed table is that table's change, not the task's.
     statements = [normalize_sql(rs.parsed.rendered) for rs in rt.statements]
-    fingerprint = canonical_hash([settings, statements, sorted(reads), sorted(writes), sorted(functions)])
+    fingerprint = canonical_hash([settings, statements])
     use = column_use(rt)
     return TaskFacts(
         node=task_node(task.key), project=task.project, source="", fingerprint=fingerprint,

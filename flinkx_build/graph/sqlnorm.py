@@ -34,7 +34,7 @@ _TOKEN = re.compile(
 )
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # After these a `name (` is a table or object name with a column list, not a call.
-_NOT_A_CALL_AFTER = {"INTO", "TABLE", "VIEW", "FUNCTION", "JOIN", "FROM", "EXISTS", "AS"}
+_NOT_A_CALL_AFTER = {"INTO", "TABLE", "VIEW", "FUNCTION", "JOIN", "FROM", "EXISTS"}
 _WILDCARD_AFTER = {"SELECT", "DISTINCT", "ALL", ","}
 
 

@@ -202,6 +202,15 @@ def launch(toolchain: Toolchain, extra_classpath: list[Path], log_dir: Path,
     finally:
         shutil.rmtree(conn_dir, ignore_errors=True)
     client = JavaGateway(gateway_parameters=GatewayParameters(port=port, auto_convert=True))
+    # Without a "Watchdog" entry the gateway exits 10 s after start; ours (in the stand-in jar)
+    # ends the JVM when our end of its stdin pipe closes, i.e. when this process goes away.
+    try:
+        client.entry_point.put("Watchdog", client.jvm.flinkx.standin.StdinWatchdog())
+    except Exception:
+        client.close()
+        process.kill()
+        process.wait()
+        raise
     return Gateway(process=process, client=client, stderr_tail=tail)
 
 
@@ -214,15 +223,16 @@ def stop(gateway: Gateway) -> None:
     except Exception:  # noqa: BLE001 - the JVM may already be gone
         pass
     process = gateway.process
-    if process.poll() is None:
+    try:
+        if process.stdin:
+            process.stdin.close()  # the watchdog sees end-of-file and the JVM exits
+    except OSError:
+        pass
+    for signal_process in (None, process.terminate, process.kill):
+        if signal_process is not None:
+            signal_process()
         try:
-            if process.stdin:
-                process.stdin.close()
-        except OSError:
-            pass
-        process.terminate()
-        try:
-            process.wait(timeout=5)
+            process.wait(timeout=3)
+            return
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+            continue

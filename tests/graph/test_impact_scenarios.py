@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-from tests.graph.conftest import Repo
+from tests.graph.gitrepo import Repo
 
 ORDERS = "projects/ods/tables/orders.yaml"
 USERS = "projects/ods/tables/users.yaml"

@@ -6,6 +6,8 @@ Flink gives, in compiled-file coordinates.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import textwrap
 import time
 
@@ -86,10 +88,14 @@ def line_of(sql: str, needle: str) -> int:
     raise AssertionError(f"{needle!r} not in script")
 
 
+_STARTED: list[float] = []
+
+
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     cache = tmp_path_factory.mktemp("flinkx-cache")
     with FlinkSession(cache_dir=cache) as flink:
+        _STARTED.append(time.monotonic())
         yield flink
 
 
@@ -402,3 +408,33 @@ INSERT INTO order_audit SELECT order_id, ts FROM orders;
     assert session.validate(script(sql, udfs=UDFS)) == []
     stray = CompiledStatement(text="SELECT 1;", line=1, col=1, kind="select")
     assert session.validate(ScriptToValidate("k", "k.sql", (stray,))) == []
+
+
+@pytest.mark.slow
+def test_jvm_outlives_the_gateway_start_timeout(session):
+    # PythonGatewayServer exits 10 s after start unless a watchdog is registered.
+    time.sleep(max(0.0, 11 - (time.monotonic() - _STARTED[0])))
+    assert session.validate(script("SELECT 1;")) == []
+
+
+@pytest.mark.slow
+def test_jvm_ends_with_the_python_process(tmp_path):
+    code = (
+        "import pathlib\n"
+        "from flinkx_build.validate.engine import FlinkSession\n"
+        f"s = FlinkSession(pathlib.Path({str(tmp_path)!r}))\n"
+        "print(s._gateway.process.pid)\n"  # exits without close()
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    pid = int(done.stdout.strip().splitlines()[-1])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True,
+                               text=True).stdout.strip()
+        if not state or state.startswith("Z"):
+            break
+        time.sleep(0.2)
+    else:
+        subprocess.run(["kill", str(pid)])
+        pytest.fail(f"gateway JVM {pid} outlived the Python process that started it")
