@@ -51,7 +51,8 @@ class FlinkUnavailable(Exception):
 
 
 def flink_available() -> str | None:
-    """None when validation can run, else a one-line reason. Fast: starts no JVM."""
+    """None when validation can run, else a one-line reason (what is missing; the install hint
+    is jvm.INSTALL_HINT). Fast: starts no JVM."""
     found = jvmlib.find_toolchain()
     return found if isinstance(found, str) else None
 
@@ -86,7 +87,7 @@ class FlinkSession:
     def __init__(self, cache_dir: Path, log_dir: Path | None = None) -> None:
         found = jvmlib.find_toolchain()
         if isinstance(found, str):
-            raise FlinkUnavailable(found)
+            raise FlinkUnavailable(f"{found}: {jvmlib.INSTALL_HINT}")
         self._toolchain = found
         self._cache_dir = Path(cache_dir)
         self._log_dir = Path(log_dir) if log_dir else self._cache_dir / "flink-logs"
@@ -103,9 +104,9 @@ class FlinkSession:
             self.stats.jar_build = time.perf_counter() - began
             began = time.perf_counter()
             self._gateway = jvmlib.launch(self._toolchain, [jar], self._log_dir)
-            jvm = self._gateway.jvm
-            api = jvm.org.apache.flink.table.api
+            api = self._gateway.jvm.org.apache.flink.table.api
             self._text_format = api.ExplainFormat.TEXT
+            # explainSql(String, ExplainFormat, ExplainDetail...): py4j needs the varargs array.
             self._no_details = self._gateway.client.new_array(api.ExplainDetail, 0)
             # A scratch environment serves the syntax pass and the helper queries.
             self._scratch = self._new_tenv("stream")
@@ -119,11 +120,10 @@ class FlinkSession:
             extended.setAccessible(True)
             self._extended = extended.get(None)
             self.stats.jvm_start = time.perf_counter() - began
-        except FlinkUnavailable:
-            raise
         except Exception as exc:  # noqa: BLE001 - any start failure means "no Flink here"
             self.close()
-            raise FlinkUnavailable(f"could not start Flink for validation: {exc}") from None
+            raise FlinkUnavailable(f"could not start Flink for validation: {exc} "
+                                   f"({jvmlib.INSTALL_HINT})") from None
 
     def close(self) -> None:
         if self._gateway is not None:
@@ -144,8 +144,14 @@ class FlinkSession:
             self.close()
             self._start()
 
+    @property
+    def _gw(self) -> jvmlib.Gateway:
+        if self._gateway is None:
+            raise FlinkUnavailable("the Flink session is closed")
+        return self._gateway
+
     def _new_tenv(self, mode: str) -> Any:
-        api = self._gateway.jvm.org.apache.flink.table.api  # type: ignore[union-attr]
+        api = self._gw.jvm.org.apache.flink.table.api
         builder = api.EnvironmentSettings.newInstance()
         builder = builder.inBatchMode() if mode == "batch" else builder.inStreamingMode()
         return api.TableEnvironment.create(builder.build())
@@ -185,13 +191,13 @@ class FlinkSession:
         table_class = loader.loadClass(
             "org.apache.flink.table.planner.functions.sql.FlinkSqlOperatorTable")
         instance = next(m for m in table_class.getMethods() if m.getName() == "instance")
-        args = self._gateway.client.new_array(self._gateway.jvm.java.lang.Object, 1)  # type: ignore[union-attr]
+        args = self._gw.client.new_array(self._gw.jvm.java.lang.Object, 1)
         args[0] = False
         operators = instance.invoke(None, args).getOperatorList()
         return sorted({(str(op.getName()), str(op.getSyntax())) for op in operators})
 
     def plan_error(self, sql: str, mode: str = "stream") -> str | None:
-        """EXPLAIN a query in a scratch environment; Flink's trimmed message, or None if it plans."""
+        """EXPLAIN a query in a fresh environment: Flink's trimmed message, or None if it plans."""
         self._ensure_alive()
         try:
             self._new_tenv(mode).explainSql(sql, self._text_format, self._no_details)
@@ -326,7 +332,7 @@ class FlinkSession:
     def _swapped(self, operation: Any) -> Any:
         table = operation.getCatalogTable()
         options = standin.swap_connector(dict(table.getOptions()))
-        ddl = self._gateway.jvm.org.apache.flink.table.operations.ddl  # type: ignore[union-attr]
+        ddl = self._gw.jvm.org.apache.flink.table.operations.ddl
         return ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
                                         operation.isIgnoreIfExists(), operation.isTemporary())
 
@@ -337,7 +343,7 @@ class FlinkSession:
         operation = tenv.getParser().parse(statement_sql(state.script.statements[index])).get(0)
         tenv.executeInternal(self._swapped(operation.getCreateTableOperation()))
         sink = operation.toSinkModifyOperation(tenv.getCatalogManager())
-        operations = self._gateway.jvm.java.util.ArrayList()  # type: ignore[union-attr]
+        operations = self._gw.jvm.java.util.ArrayList()
         operations.add(sink)
         tenv.explainInternal(operations, self._text_format, self._no_details)
 
@@ -363,8 +369,7 @@ class FlinkSession:
                 f"function '{name}': declared return type '{udf.returns}' is not a Flink type: "
                 f"{reason}", "semantic", index, {"udf": name}))
             return
-        standin_class = getattr(self._gateway.jvm.flinkx.standin,  # type: ignore[union-attr]
-                                standin.UDF_CLASSES[udf.kind])
+        standin_class = getattr(self._gw.jvm.flinkx.standin, standin.UDF_CLASSES[udf.kind])
         instance = standin_class(name, udf.returns)
         if node.isIfNotExists() and name.lower() in {str(f).lower() for f in
                                                      tenv.listUserDefinedFunctions()}:
@@ -399,7 +404,8 @@ class FlinkSession:
         blamed = False
         for index in added:
             try:
-                tenv.explainSql(statement_sql(statements[index]), self._text_format, self._no_details)
+                tenv.explainSql(statement_sql(statements[index]), self._text_format,
+                                self._no_details)
             except Exception as exc:  # noqa: BLE001
                 self._report(state, index, exc)
                 blamed = True

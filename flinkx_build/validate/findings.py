@@ -98,6 +98,7 @@ def relocate_message(stmt: CompiledStatement, message: str) -> str:
 
 _NOT_FOUND = (
     re.compile(r"Object '([^']+)' not found"),
+    re.compile(r"Cannot find table '([^']+)'"),
     re.compile(r"Table (?:\(or view\) )?[`'\"]?([\w.`]+?)[`'\"]? (?:was not found|does not exist)"),
 )
 _NO_FUNCTION = re.compile(r"No match found for function signature ([\w$]+)\(")

@@ -52,18 +52,19 @@ def _java_tool(name: str) -> str | None:
 
 
 def find_toolchain() -> Toolchain | str:
-    """The tools validation needs, or a one-line reason why they are missing. Starts nothing."""
+    """The tools validation needs, or a one-line reason why they are missing (without the
+    install hint, which FlinkUnavailable adds). Starts nothing."""
     spec = importlib.util.find_spec("pyflink")
     if spec is None or not spec.submodule_search_locations:
-        return f"PyFlink is not installed: {INSTALL_HINT}"
+        return "PyFlink is not installed"
     if importlib.util.find_spec("py4j") is None:
-        return f"py4j (a PyFlink dependency) is not installed: {INSTALL_HINT}"
+        return "py4j (a PyFlink dependency) is not installed"
     flink_home = Path(os.environ.get("FLINK_HOME") or next(iter(spec.submodule_search_locations)))
     if not (flink_home / "lib").is_dir() or not list((flink_home / "lib").glob("flink-dist*.jar")):
-        return f"PyFlink at {flink_home} has no lib/flink-dist jar: {INSTALL_HINT}"
+        return f"PyFlink at {flink_home} has no lib/flink-dist jar"
     java = _java_tool("java")
     if java is None:
-        return f"Java was not found (set JAVA_HOME or put java on PATH): {INSTALL_HINT}"
+        return "Java was not found (set JAVA_HOME or put java on PATH)"
     try:
         version = metadata.version("apache-flink")
     except metadata.PackageNotFoundError:
@@ -169,7 +170,11 @@ def launch(toolchain: Toolchain, extra_classpath: list[Path], log_dir: Path,
     # Otherwise PyFlink writes its log file into site-packages.
     env["FLINK_LOG_DIR"] = str(log_dir)
     env["FLINK_HOME"] = str(toolchain.flink_home)
-    env["JAVA_HOME"] = str(Path(toolchain.java).resolve().parent.parent)
+    # The launcher takes java from JAVA_HOME: make it the java we found, when that is a JDK
+    # layout (a wrapper script elsewhere is left to the launcher's own PATH lookup).
+    java_home = Path(toolchain.java).resolve().parent.parent
+    if (java_home / "bin" / "java").is_file():
+        env["JAVA_HOME"] = str(java_home)
     # The launcher appends HADOOP_CLASSPATH to the JVM classpath: the simplest way to put the
     # stand-in jar where Flink's ServiceLoader-based FactoryUtil finds it.
     env["HADOOP_CLASSPATH"] = os.pathsep.join(
@@ -177,41 +182,37 @@ def launch(toolchain: Toolchain, extra_classpath: list[Path], log_dir: Path,
                                             if env.get("HADOOP_CLASSPATH") else []))
     # User-given JVM_ARGS come last so that they win over ours.
     env["JVM_ARGS"] = (DEFAULT_JVM_ARGS + " " + env.get("JVM_ARGS", "")).strip()
+    process = launch_gateway_server_process(
+        env, ["-c", "org.apache.flink.client.python.PythonGatewayServer", "local"])
+    tail: collections.deque = collections.deque(maxlen=40)
+    threading.Thread(target=_drain, args=(process.stderr, tail), daemon=True).start()
     try:
-        process = launch_gateway_server_process(
-            env, ["-c", "org.apache.flink.client.python.PythonGatewayServer", "local"])
-        tail: collections.deque = collections.deque(maxlen=40)
-        threading.Thread(target=_drain, args=(process.stderr, tail), daemon=True).start()
-        deadline = time.monotonic() + timeout
-        while process.poll() is None and not os.path.isfile(conn_file):
-            if time.monotonic() > deadline:
-                process.kill()
-                break
-            time.sleep(0.02)
-        if not os.path.isfile(conn_file):
-            process.wait()
-            time.sleep(0.05)
-            raise RuntimeError("the Flink JVM did not start: " + " | ".join(list(tail)[-5:]))
-        # The launcher writes the port only when the file is complete; read until 4 bytes.
-        data = b""
-        while len(data) < 4 and time.monotonic() < deadline:
-            data = Path(conn_file).read_bytes()
-            if len(data) < 4:
-                time.sleep(0.01)
-        port = struct.unpack("!I", data[:4])[0]
-    finally:
-        shutil.rmtree(conn_dir, ignore_errors=True)
-    client = JavaGateway(gateway_parameters=GatewayParameters(port=port, auto_convert=True))
-    # Without a "Watchdog" entry the gateway exits 10 s after start; ours (in the stand-in jar)
-    # ends the JVM when our end of its stdin pipe closes, i.e. when this process goes away.
-    try:
+        port = _wait_for_port(process, conn_file, tail, time.monotonic() + timeout)
+        client = JavaGateway(gateway_parameters=GatewayParameters(port=port, auto_convert=True))
+        # Without a "Watchdog" entry the gateway exits 10 s after start; ours (in the stand-in
+        # jar) ends the JVM when our end of its stdin pipe closes, i.e. when this process ends.
         client.entry_point.put("Watchdog", client.jvm.flinkx.standin.StdinWatchdog())
-    except Exception:
-        client.close()
+    except BaseException:
         process.kill()
         process.wait()
         raise
+    finally:
+        shutil.rmtree(conn_dir, ignore_errors=True)
     return Gateway(process=process, client=client, stderr_tail=tail)
+
+
+def _wait_for_port(process: subprocess.Popen, conn_file: str, tail: collections.deque,
+                   deadline: float) -> int:
+    """The gateway's port, from the handshake file the JVM renames into place when ready."""
+    while process.poll() is None and not os.path.isfile(conn_file):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the Flink JVM did not start in time")
+        time.sleep(0.02)
+    if not os.path.isfile(conn_file):
+        time.sleep(0.05)  # let the stderr reader catch the last lines
+        raise RuntimeError("the Flink JVM did not start: " + " | ".join(list(tail)[-5:]))
+    data = Path(conn_file).read_bytes()
+    return int(struct.unpack("!I", data[:4])[0])
 
 
 def stop(gateway: Gateway) -> None:

@@ -325,10 +325,15 @@ def test_failed_create_does_not_cascade(session):
 CREATE TABLE broken (a INT, b AS nosuch_fn(a)) WITH ('connector' = 'kafka');
 CREATE TABLE sink_t (a INT) WITH ('connector' = 'print');
 INSERT INTO sink_t SELECT a FROM broken;
+CREATE TABLE `broken_sink` (a INT, PRIMARY KEY (b) NOT ENFORCED) WITH ('connector' = 'jdbc');
+CREATE VIEW v AS SELECT a FROM broken;
+INSERT INTO broken_sink SELECT a FROM sink_t;
+SELECT * FROM v;
 """
     findings = session.validate(script(sql))
-    assert [f.line for f in findings] == [1]
+    assert [f.line for f in findings] == [1, 4]
     assert "nosuch_fn" in findings[0].message
+    assert "b" in findings[1].message
 
 
 def test_scripts_do_not_see_each_other(session):
