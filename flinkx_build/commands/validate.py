@@ -33,7 +33,8 @@ def map_finding(script: CompiledScript, finding: FlinkFinding, path_of_compiled:
         return Diagnostic(path_of_compiled, finding.line, finding.col, "FX300", finding.message)
     stmt = script.statements[index]
     path, line, col = script.sources[index]
-    if stmt.origin is not None:
+    at_statement_start = (finding.line, finding.col) == (stmt.line, stmt.col)
+    if stmt.origin is not None and not at_statement_start:
         delta = max(finding.line - stmt.line, 0)
         line = stmt.origin[0] + delta
         col = stmt.origin[1] + finding.col - stmt.col if delta == 0 else finding.col

@@ -26,38 +26,85 @@ PALETTE = ["#4a7bb7", "#2e9e6b", "#d18616", "#8a55b5", "#cf222e", "#1b7c83", "#9
 @dataclass(frozen=True)
 class Box:
     x: float
-    y: float
+    y: float  # top; a waypoint's middle is y + VIRTUAL_H / 2
     layer: int
 
 
-def layout(graph: nx.DiGraph, nodes: set[str]) -> dict[str, Box]:
-    """Left-to-right layers; every edge of the DAG points to a later layer."""
+VIRTUAL_H = 12  # the slot an edge takes where it passes a layer
+
+
+def layout(graph: nx.DiGraph, nodes: set[str]) -> tuple[dict[str, Box], dict[tuple[str, str], list[Box]]]:
+    """Left-to-right layers (Sugiyama-style, kept small).
+
+    Layers are longest paths over the graph with its cycles condensed, with
+    sources pulled next to their first reader; an edge that spans layers gets
+    a waypoint in each layer it passes, so the crossing-reduction sweeps
+    (barycenters, down and up) keep it clear of the nodes. Returns the boxes
+    of the nodes and the waypoints of each long edge.
+    """
     sub = graph.subgraph(nodes)
-    dag = nx.condensation(sub)  # cycles collapse into one layer
-    members = dag.graph["mapping"]  # node -> component
-    layer_of_comp = {c: i for i, gen in enumerate(nx.topological_generations(dag)) for c in gen}
+    dag = nx.condensation(sub)  # a cycle collapses into one layer
+    comp_layer = {c: i for i, gen in enumerate(nx.topological_generations(dag)) for c in gen}
+    layer = {n: comp_layer[dag.graph["mapping"][n]] for n in nodes}
+    for n in nodes:
+        if sub.in_degree(n) == 0 and sub.out_degree(n) > 0:
+            layer[n] = min(layer[m] for m in sub.successors(n)) - 1
+    aug = nx.DiGraph()
+    aug.add_nodes_from(nodes)
+    chains: dict[tuple[str, str], list[str]] = {}
+    for u, v in sorted(sub.edges()):
+        prev = u
+        for index in range(layer[u] + 1, layer[v]):
+            way = f"\0{u}\0{v}\0{index}"
+            layer[way] = index
+            aug.add_edge(prev, way)
+            chains.setdefault((u, v), []).append(way)
+            prev = way
+        aug.add_edge(prev, v)
     layers: dict[int, list[str]] = {}
-    for node in sorted(nodes):
-        layers.setdefault(layer_of_comp[members[node]], []).append(node)
-    order = {n: i for nodes_ in layers.values() for i, n in enumerate(sorted(nodes_, key=lambda n: (sub.nodes[n].get("project", ""), n)))}
-    for sweep in range(6):  # alternate down and up barycenter passes
+    for n in sorted(layer, key=lambda n: (sub.nodes[n].get("project", "") if n in sub else "~", n)):
+        layers.setdefault(layer[n], []).append(n)
+    order = {n: i for column in layers.values() for i, n in enumerate(column)}
+    for sweep in range(8):  # alternate down and up barycenter passes
         downward = sweep % 2 == 0
         for index in sorted(layers, reverse=not downward):
             def bary(n: str) -> float:
-                near = list(sub.predecessors(n) if downward else sub.successors(n))
+                near = list(aug.predecessors(n) if downward else aug.successors(n))
                 return sum(order[m] for m in near) / len(near) if near else order[n]
 
-            ranked = sorted(layers[index], key=lambda n: (bary(n), order[n]))
-            for i, n in enumerate(ranked):
-                order[n] = i
-            layers[index] = ranked
-    tallest = max((len(v) for v in layers.values()), default=0)
-    boxes = {}
+            layers[index] = sorted(layers[index], key=lambda n: (bary(n), order[n]))
+            order.update({n: i for i, n in enumerate(layers[index])})
+
+    def height(n: str) -> float:
+        return (NODE_H + GAP_Y) if n in nodes else VIRTUAL_H
+
+    tallest = max((sum(height(n) for n in column) for column in layers.values()), default=0)
+    boxes: dict[str, Box] = {}
     for index, column in layers.items():
-        offset = (tallest - len(column)) * (NODE_H + GAP_Y) / 2
-        for i, node in enumerate(column):
-            boxes[node] = Box(MARGIN + index * (NODE_W + GAP_X), MARGIN + 30 + offset + i * (NODE_H + GAP_Y), index)
-    return boxes
+        y = MARGIN + 30 + (tallest - sum(height(n) for n in column)) / 2
+        for n in column:
+            boxes[n] = Box(MARGIN + index * (NODE_W + GAP_X), y, index)
+            y += height(n)
+    ways = {edge: [boxes.pop(w) for w in chain] for edge, chain in chains.items()}
+    return boxes, ways
+
+
+def _edge_path(a: Box, b: Box, ways: list[Box]) -> str:
+    """Right side of `a`, through each waypoint's layer, to the left side of `b`."""
+    x, y = a.x + NODE_W, a.y + NODE_H / 2
+    if b.layer <= a.layer:  # closes a cycle: loop round below
+        x2, y2 = b.x, b.y + NODE_H / 2
+        return f"M{x},{y} C{x + 60},{y + 70} {x2 - 60},{y2 + 70} {x2},{y2}"
+    parts = [f"M{x},{y}"]
+    for w in ways:
+        wy = w.y + VIRTUAL_H / 2
+        mid = (x + w.x) / 2
+        parts.append(f"C{mid},{y} {mid},{wy} {w.x},{wy} L{w.x + NODE_W},{wy}")
+        x, y = w.x + NODE_W, wy
+    x2, y2 = b.x, b.y + NODE_H / 2
+    mid = (x + x2) / 2
+    parts.append(f"C{mid},{y} {mid},{y2} {x2},{y2}")
+    return " ".join(parts)
 
 
 def _shape(kind: str, box: Box, fill: str, stroke: str, width: str) -> str:
@@ -78,11 +125,11 @@ def _short(text: str, limit: int = 27) -> str:
 
 def to_svg(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None = None) -> str:
     classes = classes or {}
-    boxes = layout(graph, nodes)
+    boxes, ways = layout(graph, nodes)
     projects = sorted({graph.nodes[n].get("project", "") for n in nodes})
     colour = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(projects)}
     width = max((b.x for b in boxes.values()), default=0) + NODE_W + MARGIN
-    height = max((b.y for b in boxes.values()), default=0) + NODE_H + MARGIN
+    height = max((b.y for b in boxes.values()), default=0) + NODE_H + MARGIN + 40
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" font-family="Helvetica, Arial, sans-serif" font-size="12">',
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#666"/></marker></defs>',
@@ -90,13 +137,7 @@ def to_svg(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None = 
     for i, p in enumerate(projects):  # legend: project colours
         out.append(f'<rect x="{MARGIN + i * 130}" y="6" width="12" height="12" fill="{colour[p]}"/><text x="{MARGIN + i * 130 + 17}" y="16">{html.escape(p)}</text>')
     for u, v, data in sorted(graph.subgraph(nodes).edges(data=True)):
-        a, b = boxes[u], boxes[v]
-        x1, y1, x2, y2 = a.x + NODE_W, a.y + NODE_H / 2, b.x, b.y + NODE_H / 2
-        if b.layer <= a.layer:  # an edge inside a cycle: loop round below
-            path = f"M{x1},{y1} C{x1 + 60},{y1 + 70} {x2 - 60},{y2 + 70} {x2},{y2}"
-        else:
-            mid = (x1 + x2) / 2
-            path = f"M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}"
+        path = _edge_path(boxes[u], boxes[v], ways.get((u, v), []))
         dash = ' stroke-dasharray="5,4"' if data.get("relation") in ("lookup", "calls") else ""
         tip = data.get("relation", "")
         if data.get("columns"):
@@ -110,8 +151,9 @@ def to_svg(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None = 
         tip = f"{node}\n{data.get('source', '')}" + (f"\n{cls}" if cls else "")
         out.append(f'<g class="node" data-id="{html.escape(node)}"><title>{html.escape(tip)}</title>')
         out.append(_shape(kind, box, fill, stroke, "2" if cls else "1.2"))
-        out.append(f'<rect x="{box.x + 1}" y="{box.y + 6}" width="4" height="{NODE_H - 12}" fill="{colour[data.get("project", "")]}"/>')
-        out.append(f'<text x="{box.x + 12}" y="{box.y + NODE_H / 2 + 4}">{html.escape(_short(label(graph, node)))}</text></g>')
+        inset = {"table": 7, "function": 9}.get(kind, 1)  # keep the project stripe inside round and slanted ends
+        out.append(f'<rect x="{box.x + inset}" y="{box.y + 8}" width="4" height="{NODE_H - 16}" fill="{colour[data.get("project", "")]}"/>')
+        out.append(f'<text x="{box.x + inset + 11}" y="{box.y + NODE_H / 2 + 4}">{html.escape(_short(label(graph, node)))}</text></g>')
     out.append("</svg>")
     return "\n".join(out)
 

@@ -25,8 +25,10 @@ import networkx as nx
 from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.snapshot import Snapshot
 from flinkx_build.graph.snapshot import TaskFacts
+from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.resolve.effective import locked_options
+from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import TableDef
 
 FAIL_ON = ("breaking", "cross-project", "any", "never")
@@ -59,7 +61,7 @@ class Impact:
 class ImpactResult:
     changes: list[Change]
     impacts: list[Impact]
-    new_errors: list[Diagnostic]  # load errors the head has and the base had not
+    new_errors: list[Diagnostic]  # errors the head has and the base had not (load and task)
     graph: nx.DiGraph  # base and head composed: removed nodes stay drawable
 
     @property
@@ -125,11 +127,11 @@ def table_delta(b: TableDef, h: TableDef, locked: set[str]) -> TableDelta:
     return delta
 
 
-def _col_type(col) -> tuple:
+def _col_type(col: ColumnDef) -> tuple[str, str, str | None]:
     return (" ".join(col.type.upper().split()), col.expression, col.metadata_key)
 
 
-def _col_text(col) -> str:
+def _col_text(col: ColumnDef) -> str:
     if col.expression:
         return f"AS {col.expression}"
     return col.type + (" METADATA" if col.metadata_key is not None else "")
@@ -247,9 +249,10 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
             imp.reasons.insert(0, "downstream of " + ", ".join(short_id(v) for v in via) if via else "downstream of a change")
         imp.cross_project = any(graph.nodes[c].get("project") != imp.project for c in imp.causes if c in graph)
     base_load = {(d.code, d.message) for d in base.load_errors}
-    new_load = [d for d in head.load_errors if (d.code, d.message) not in base_load]
+    new = [d for d in head.load_errors if (d.code, d.message) not in base_load]
+    new += [d for task in sorted(head.tasks) for d in new_errors(task)]
     ordered = sorted(impacts.values(), key=lambda i: (not i.breaking, -RANK[i.relation], i.node))
-    return ImpactResult(changes, ordered, new_load, graph)
+    return ImpactResult(changes, ordered, sorted(set(new)), graph)
 
 
 def short_id(node: str) -> str:
@@ -268,7 +271,10 @@ def _classify_use(node: str, change: Change, base: Snapshot, head: Snapshot, tas
         return _classify_call(base.functions[node], head.functions[node])
     locked = _locked(base.tables.get(node), head.tables.get(node))
     breaking, reasons = False, []
-    pairs = list(zip(b.defs.get(node, []) if b else [], h.defs.get(node, [])))
+    # What the task gets (its SETs and hints applied) when only the table
+    # changed; the bare tables when the task changed too, so its own edits
+    # (a new watermark, say) are not blamed on the table.
+    pairs = list(zip(b.defs.get(node, []), h.defs.get(node, []))) if b and b.fingerprint == h.fingerprint else []
     if not pairs:
         pairs = [(base.table_defs[node], head.table_defs[node])]
     if node in h.reads or (b is not None and node in b.reads):
@@ -286,12 +292,16 @@ def _classify_use(node: str, change: Change, base: Snapshot, head: Snapshot, tas
     return breaking, reasons
 
 
-def _classify_call(old, new) -> tuple[bool, list[str]]:
-    breaking = [f"{what} {getattr(old, attr)} -> {getattr(new, attr)}" for attr, what in (("returns", "returns"), ("kind", "kind"), ("language", "language")) if getattr(old, attr) != getattr(new, attr)]
+def _classify_call(old: Function, new: Function) -> tuple[bool, list[str]]:
+    """A caller breaks when the signature changes; a new class or jar is the function's own business."""
+    breaking = [
+        f"calls it: {attr} {getattr(old, attr)} -> {getattr(new, attr)}"
+        for attr in ("returns", "kind", "language") if getattr(old, attr) != getattr(new, attr)
+    ]
     if breaking:
-        return True, [f"calls it: {b}" for b in breaking]
-    soft = [f"{what} changed" for attr, what in (("class_name", "class"), ("resource", "resource")) if getattr(old, attr) != getattr(new, attr)]
-    return False, [f"calls it: {s}" for s in soft] or ["calls it"]
+        return True, breaking
+    soft = [f"calls it: {what} changed" for attr, what in (("class_name", "class"), ("resource", "resource")) if getattr(old, attr) != getattr(new, attr)]
+    return False, soft or ["calls it"]
 
 
 def _changes(base: Snapshot, head: Snapshot) -> list[Change]:

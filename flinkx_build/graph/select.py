@@ -13,6 +13,8 @@ removes its union from the result. NODE is a node id (`table.dwd.dwd_orders`,
 `task.dws.agg/x`, `function.dim.mask_phone`) or a short form: `dwd.dwd_orders`
 (a table, or a task at the top of tasks/), `dws/agg/x` (a task),
 `dim:mask_phone` (a function), or a bare name when only one node has it.
+`proj.name` means the table when both a table and a top-level task have
+that name (a task often writes the table it is named after).
 """
 from __future__ import annotations
 
@@ -50,9 +52,11 @@ def _short_forms(graph: nx.DiGraph, text: str) -> list[str]:
         project, _, name = text.partition(":")
         found += [n for n in graph if n.lower() == f"function.{project}.{name}".lower()]
     elif "." in text:
-        found += [f"table.{text}", f"task.{text}", f"function.{text}"]
+        # `proj.name` is a table (tasks are written with `/`); a task or a
+        # function only when no table has that name
+        found += [f"table.{text}"] if f"table.{text}" in graph else [f"task.{text}", f"function.{text}"]
     else:
-        found += [n for n, data in graph.nodes(data=True) if data.get("name") == text or n.endswith("." + text)]
+        found += [n for n, data in graph.nodes(data=True) if data.get("name") == text]
     return sorted({n for n in found if n in graph})
 
 

@@ -1,0 +1,89 @@
+"""`flinkx validate` with the real Flink planner: Flink's messages at task-file positions."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flinkx_build.validate.engine import flink_available
+from tests.conftest import EXAMPLE
+
+pytestmark = pytest.mark.flink
+needs_flink = pytest.mark.skipif(flink_available() is not None, reason=f"Flink extra not usable: {flink_available()}")
+FIXTURE = Path(__file__).parent / "fixtures" / "validate_errors"
+
+
+def run_flinkx(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flinkx_build", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def rejected(tmp_path_factory):
+    root = tmp_path_factory.mktemp("validate")
+    shutil.copytree(FIXTURE, root / "ws")
+    result = run_flinkx("validate", "ws", cwd=root)
+    lines = {}
+    for line in result.stderr.splitlines():
+        m = re.match(r"^ws/projects/p/tasks/(\w+)\.sql:(\d+):(\d+): FX300 (.+)$", line)
+        if m:
+            lines[m[1]] = (int(m[2]), int(m[3]), m[4])
+    return result, lines
+
+
+@needs_flink
+def test_exit_code_and_clean_task(rejected):
+    result, lines = rejected
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "good" not in lines
+    assert set(lines) == {"wrong_column", "column_count", "type_mismatch", "update_into_append", "unknown_function"}
+
+
+@needs_flink
+@pytest.mark.parametrize(
+    "task, line, col, message",
+    [
+        ("wrong_column", 2, 8, "Column 'order_idd' not found in any table"),
+        ("column_count", 2, 1, "Different number of columns"),
+        ("type_mismatch", 1, 1, "Incompatible types for sink column 'amount' at position 1"),
+        ("update_into_append", 1, 1, "doesn't support consuming update changes which is produced by node GroupAggregate"),
+        ("unknown_function", 2, 60, "No match found for function signature no_such_fn(<CHARACTER>)"),
+    ],
+)
+def test_flink_messages_map_to_the_task_file(rejected, task, line, col, message):
+    _, lines = rejected
+    assert lines[task][:2] == (line, col)
+    assert message in lines[task][2]
+
+
+@needs_flink
+def test_example_workspace_validates(tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path / "ws", ignore=shutil.ignore_patterns("build", ".flinkx-cache"))
+    result = run_flinkx("validate", "ws", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"Flink accepts all \d+ tasks", result.stdout)
+
+
+@pytest.mark.parametrize("broken", ["flink_home", "java"])
+def test_without_flink_it_says_how_to_install_and_exits_2(tmp_path, broken):
+    shutil.copytree(FIXTURE, tmp_path / "ws")
+    env = dict(os.environ)
+    if broken == "flink_home":
+        env["FLINK_HOME"] = str(tmp_path)  # a Flink installation without its jars
+    else:
+        env.pop("JAVA_HOME", None)
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir()
+        os.symlink(sys.executable, bin_dir / "python3")
+        env["PATH"] = str(bin_dir)  # no java on the PATH
+    result = run_flinkx("validate", "ws", cwd=tmp_path, env=env)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("flinkx: error: flinkx validate needs Apache Flink:")
+    assert 'pip install "flinkx-build[flink]"' in line
