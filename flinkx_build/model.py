@@ -48,6 +48,7 @@ class MetaTable:
     description: str
     loc: Loc  # the YAML mapping
     content_hash: str
+    mode_option_locs: dict[str, dict[str, Loc]] = field(default_factory=dict)  # mode -> option -> Loc
 
     @property
     def key(self) -> str:

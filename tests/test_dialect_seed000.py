@@ -346,3 +346,15 @@ def test_mrs_hints_need_the_mrs_engine(ws):
     [error] = task_errors(ws(task), "p/t")
     assert "FX170 the DISTRIBUTEBY hint needs the mrs engine; engine 'flink'" in error
     assert "DISTRIBUTEBY(a)" in compile_task(ws(task, engine="mrs"), "p/t")
+
+
+def test_functions_in_computed_columns_get_flink_names(ws):
+    extra = {
+        "projects/dim/functions/mask_phone.yaml": "class: com.shop.MaskPhone\nreturns: STRING\n",
+        "projects/p/functions/DATE_FORMAT.yaml": "class: com.shop.DateFormat\nreturns: STRING\n",
+    }
+    root = ws("SET sls_stream.computedColumn = (m AS dim:mask_phone(c), d AS DATE_FORMAT(ts, 'yyyy'));\nINSERT INTO sink SELECT a, b FROM sls_stream;\n", extra=extra)
+    sql = squash(compile_task(root, "p/t"))
+    assert "m AS mask_phone(c), d AS p_date_format(ts, 'yyyy')" in sql
+    assert "CREATE TEMPORARY FUNCTION mask_phone AS 'com.shop.MaskPhone' LANGUAGE JAVA" in sql
+    assert "CREATE TEMPORARY FUNCTION p_date_format AS 'com.shop.DateFormat' LANGUAGE JAVA" in sql

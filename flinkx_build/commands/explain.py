@@ -44,6 +44,7 @@ def _definition(d: TableDef) -> dict:
         "unique_index": {"columns": d.unique_index, "from": origin("unique_index") if d.unique_index else None},
         "watermark": {"column": d.watermark[0], "expression": d.watermark[1], "from": origin("watermark")} if d.watermark else None,
         "options": {k: {"value": v, "from": origin(f"option:{k}")} for k, v in d.options.items()},
+        "column_pruning": origin("column_pruning"),
     }
 
 
@@ -61,6 +62,8 @@ def render_text(data: dict) -> str:
         if t["watermark"]:
             w = t["watermark"]
             lines.append(f"  watermark: FOR {w['column']} AS {w['expression']} <- {w['from']}")
+        if t.get("column_pruning"):
+            lines.append(f"  columns pruned to what the task uses <- {t['column_pruning']}")
         lines.append("  options:")
         for k, v in t["options"].items():
             lines.append(f"    {k} = {v['value']!r} <- {v['from']}")

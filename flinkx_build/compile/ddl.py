@@ -41,10 +41,12 @@ def table_ddl(defn: TableDef, name: str, engine: str) -> str:
     if defn.unique_index:
         lines.append(f"UNIQUE INDEX ({', '.join(q(c) for c in defn.unique_index)})")
     body = ",\n".join(f"  {line}" for line in lines)
+    # the connector first, as people write it, even when a mirror block supplies it
+    ordered = sorted(defn.options.items(), key=lambda kv: kv[0] not in ("connector", "type"))
     if engine == "blink":
-        options = ",\n".join(f"  {key} = {_literal(value)}" for key, value in defn.options.items())
+        options = ",\n".join(f"  {key} = {_literal(value)}" for key, value in ordered)
         return f"CREATE TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
-    options = ",\n".join(f"  {_literal(key)} = {_literal(value)}" for key, value in defn.options.items())
+    options = ",\n".join(f"  {_literal(key)} = {_literal(value)}" for key, value in ordered)
     return f"CREATE TEMPORARY TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
 
 

@@ -61,6 +61,8 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
     stmt.kind = _KINDS.get(body.type, "other")
     if stmt.kind == "set_option":
         stmt.set_option = _set_option(body, chunk)
+        for computed in body.recursive_crawl("dataphin_computed_column"):
+            _functions(computed, chunk, stmt)  # calls inside computed columns (not withOffset)
         return
     if stmt.kind == "flink_set":
         literals = [unquote(s.raw) for s in body.recursive_crawl("quoted_literal")]
@@ -186,7 +188,9 @@ def _set_option(body: BaseSegment, chunk: Chunk) -> SetOption:
 
 def _computed(seg: BaseSegment) -> ComputedColumn:
     code = [s for s in seg.segments if s.is_code]
-    return ComputedColumn(identifier_text(code[0]), "".join(s.raw for s in seg.segments[seg.segments.index(code[2]):]).strip())
+    expression = code[2]
+    text = "".join(s.raw for s in seg.segments[seg.segments.index(expression):]).strip()
+    return ComputedColumn(identifier_text(code[0]), text, span_of(expression).start)
 
 
 def _hints(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:

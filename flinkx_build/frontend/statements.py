@@ -75,6 +75,7 @@ class ColumnRef:
 class ComputedColumn:
     name: str
     expression: str
+    start: int = -1  # rendered offset of the expression in its statement (for function renames)
 
 
 @dataclass

@@ -7,6 +7,7 @@ update its PR comment only when the report changes.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,8 +70,9 @@ def project_summary(result: ImpactResult) -> dict[str, dict[str, Any]]:
 
 
 def headline(result: ImpactResult) -> str:
-    if not result.changes and not result.impacts and not result.new_errors:
-        return "no semantic changes: nothing is impacted"
+    moved = sum(1 for c in result.changes if c.change == "moved")
+    if len(result.changes) == moved and not result.impacts and not result.new_errors:
+        return "no semantic changes: nothing is impacted" + (f" ({moved} file{'s' * (moved != 1)} moved)" if moved else "")
     counts = {k: sum(1 for i in result.impacts if _label(i) == k) for k in ("breaking", "non-breaking", "indirect")}
     projects = len({i.project for i in result.impacts})
     cross = sum(1 for i in result.impacts if i.cross_project)
@@ -116,7 +118,7 @@ def impacted_nodes(result: ImpactResult) -> tuple[set[str], dict[str, str]]:
     graph = result.graph
     classes: dict[str, str] = {}
     for c in result.changes:
-        if c.node in graph:
+        if c.node in graph and c.change != "moved":
             classes[c.node] = "removed" if c.change == "removed" else "changed"
     for imp in result.impacts:
         cls = "breaking" if imp.breaking else ("indirect" if imp.relation == "indirect" else "nonbreaking")
@@ -156,7 +158,7 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
     nodes, classes = impacted_nodes(result)
     if nodes:
         out += ["", "<details open><summary>Impacted subgraph</summary>", "", "```mermaid", to_mermaid(result.graph, nodes, classes).rstrip(), "```", "", "</details>"]
-    return "\n".join(out) + "\n"
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).rstrip("\n") + "\n"
 
 
 def to_data(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:

@@ -160,13 +160,14 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
         if col.lower() not in names:
             reader.error(item_loc(data.get("primary_key"), i, shown), "FX151", f"primary key column '{col}' is not a column of '{name}'", did_you_mean(col, [c.name for c in columns]))
     locked = _name_list(reader, data, "locked")
-    mirror = {}
+    mirror: dict[str, dict[str, str]] = {}
+    mirror_locs: dict[str, dict[str, Loc]] = {}
     for mode in ("stream", "batch"):
         block = data.get(mode)
         if block is not None and not isinstance(block, dict):
             reader.error(value_loc(data, mode, shown), "FX104", f"'{mode}' must be a mapping with a 'with' block")
             block = None
-        mirror[mode] = reader.options(block, "with")[0] if block else {}
+        mirror[mode], mirror_locs[mode] = reader.options(block, "with") if block else ({}, {})
     content = {
         "name": name, "type": ttype, "kind": kind,
         "columns": [(c.name, c.type, c.comment, c.header) for c in columns],
@@ -175,7 +176,7 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
     return MetaTable(
         project=project.name, name=name, type=ttype, kind=kind, columns=columns,
         primary_key=primary_key, options=options, option_locs=option_locs, locked=locked,
-        stream_options=mirror["stream"], batch_options=mirror["batch"],
+        stream_options=mirror["stream"], batch_options=mirror["batch"], mode_option_locs=mirror_locs,
         description=_text(data.get("description")), loc=loc, content_hash=canonical_hash(content),
     )
 

@@ -45,6 +45,7 @@ class TableSettings:
     headers: dict[str, Origin] = field(default_factory=dict)
     table_type: str | None = None
     column_pruning: bool = False
+    pruning_origin: Origin | None = None
 
 
 def locked_options(table: MetaTable) -> set[str]:
@@ -99,10 +100,14 @@ def effective_definition(
     settings = settings or TableSettings()
     origins: dict[str, Origin] = {}
     options: dict[str, str] = {}
+    mode_locs = table.mode_option_locs.get(mode, {})
     for key, value in table.options_for_mode(mode).items():
         options[key] = value
-        loc = table.option_locs.get(key, table.loc)
-        origins[f"option:{key}"] = Origin("schema" if key in table.options else "mode", loc.path, loc.line, loc.col)
+        if key in mode_locs:
+            loc, layer = mode_locs[key], f"schema {mode}.with"
+        else:
+            loc, layer = table.option_locs.get(key, table.loc), "schema"
+        origins[f"option:{key}"] = Origin(layer, loc.path, loc.line, loc.col)
     for key, (value, origin) in [*settings.options.items(), *settings.mode_options[mode].items()]:
         options[key] = value
         origins[f"option:{key}"] = origin
@@ -147,6 +152,8 @@ def effective_definition(
     if settings.column_pruning and ref is not None and ref.role == "lookup" and used_columns is not None:
         keep = {c.lower() for c in used_columns} | key_columns(defn)
         defn.columns = [c for c in defn.columns if c.name.lower() in keep]
+        if settings.pruning_origin is not None:
+            origins["column_pruning"] = settings.pruning_origin
     return defn
 
 

@@ -36,6 +36,9 @@ class ColumnDef:
     expression: str = ""  # computed columns
     metadata_key: str | None = None  # METADATA [FROM key] VIRTUAL
     origin: Origin | None = None
+    # computed columns from a SET: (statement index, rendered offset) of the expression,
+    # so function names inside it can be turned into Flink names like in any statement
+    expression_at: tuple[int, int] | None = None
 
     @property
     def is_virtual(self) -> bool:

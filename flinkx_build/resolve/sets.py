@@ -40,7 +40,7 @@ def is_flink_config(ws: Workspace, current: str, option: SetOption) -> bool:
 def collect_settings(ws: Workspace, current: str, statements: list[ParsedStatement], path: str, diags: list[Diagnostic]) -> tuple[dict[str, TableSettings], dict[tuple[str, str], str]]:
     """Per meta-table-key settings, and the tableType chosen per (project, name)."""
     table_types: dict[tuple[str, str], str] = {}
-    pending: list[tuple[SetOption, TableLookup, list[str]]] = []
+    pending: list[tuple[ParsedStatement, SetOption, TableLookup, list[str]]] = []
     for stmt in statements:
         option = stmt.set_option
         if stmt.kind != "set_option" or option is None or is_flink_config(ws, current, option):
@@ -61,15 +61,15 @@ def collect_settings(ws: Workspace, current: str, statements: list[ParsedStateme
         if len(rest) == 1 and rest[0].lower() == "tabletype":
             table_types[(lookup.project, lookup.name)] = option.value
             continue
-        pending.append((option, lookup, rest))
+        pending.append((stmt, option, lookup, rest))
 
     settings: dict[str, TableSettings] = {}
-    for option, lookup, rest in pending:
+    for stmt, option, lookup, rest in pending:
         table = choose_candidate(lookup, table_types.get((lookup.project, lookup.name)), option.pos, path, [])
         if table is None:
             continue  # reported where the table is used
         target = settings.setdefault(table.key, TableSettings())
-        _apply(ws, table, target, option, rest, path, diags)
+        _apply(ws, table, target, stmt, option, rest, path, diags)
         if target.watermark and option.parts[-1].lower() == "watermark":
             column = target.watermark[0]
             known = {c.name.lower() for c in table.columns} | {c.name.lower() for c in target.computed}
@@ -80,7 +80,7 @@ def collect_settings(ws: Workspace, current: str, statements: list[ParsedStateme
     return settings, table_types
 
 
-def _apply(ws: Workspace, table, target: TableSettings, option: SetOption, rest: list[str], path: str, diags: list[Diagnostic]) -> None:
+def _apply(ws: Workspace, table, target: TableSettings, stmt: ParsedStatement, option: SetOption, rest: list[str], path: str, diags: list[Diagnostic]) -> None:
     origin = Origin("set", path, option.pos.line, option.pos.col)
     head = rest[0].lower()
 
@@ -112,7 +112,8 @@ def _apply(ws: Workspace, table, target: TableSettings, option: SetOption, rest:
                 error("FX150", "SET ...procTime takes 'column AS PROCTIME()'", option.value_pos)
                 return
             target.computed = [c for c in target.computed if c.name.lower() != col.name.lower()]
-            target.computed.append(ColumnDef(col.name, expression=col.expression, origin=origin))
+            at = (stmt.index, col.start) if col.start >= 0 else None
+            target.computed.append(ColumnDef(col.name, expression=col.expression, origin=origin, expression_at=at))
     elif len(rest) == 1 and head in KEY_KINDS:
         cols = split_columns(option.value)
         unknown = [c for c in cols if table.column(c) is None]
@@ -139,6 +140,7 @@ def _apply(ws: Workspace, table, target: TableSettings, option: SetOption, rest:
         target.headers[column.name] = origin
     elif len(rest) == 1 and head == "dataphincolumnpruning":
         target.column_pruning = option.value.lower() == "true"
+        target.pruning_origin = origin
     elif head in ("stream", "batch") and len(rest) >= 2:
         key = ".".join(rest[1:])
         if _locked(table, key, path, option, diags):

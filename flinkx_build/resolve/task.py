@@ -20,6 +20,7 @@ from flinkx_build.resolve.names import choose_candidate
 from flinkx_build.resolve.names import find_function
 from flinkx_build.resolve.names import find_table
 from flinkx_build.resolve.builtins import builtin_functions
+from flinkx_build.resolve.builtins import quote_identifier
 from flinkx_build.resolve.sets import collect_settings
 from flinkx_build.resolve.sets import is_flink_config
 
@@ -62,6 +63,8 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             rs.functions.append(_bind_function(ws, task, fref, local_functions, resolved, diags))
 
     _name_tables(resolved, meta_refs, local_tables)
+    _name_functions(resolved)
+    _rename_in_computed_columns(settings, statements, resolved)
     # Pass 2: effective definitions, one DDL per distinct definition.
     for rs, ref, table in meta_refs:
         used = _columns_used(rs.parsed, ref, table)
@@ -79,8 +82,27 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             for item in hint.items:
                 if item.lower in MRS_HINTS and ws.config.engine != "mrs":
                     diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX170", f"the {item.name} hint needs the mrs engine; engine '{ws.config.engine}' does not support it"))
-    _name_functions(resolved)
     return resolved
+
+
+def _rename_in_computed_columns(settings, statements: list[ResolvedStatement], resolved: ResolvedTask) -> None:
+    """`SET t.computedColumn = x AS dim:fn(c)`: the function gets its Flink name there too."""
+    for table_settings in settings.values():
+        for column in table_settings.computed:
+            if column.expression_at is None:
+                continue
+            index, start = column.expression_at
+            rs = statements[index]
+            end = start + len(column.expression)
+            edits = [
+                (fref.span.start - start, fref.span.end - start, quote_identifier(resolved.functions[bound.key].emitted_name))
+                for fref, bound in zip(rs.parsed.functions, rs.functions)
+                if bound.kind == "project" and start <= fref.span.start < end
+            ]
+            text = rs.parsed.rendered[start:end]
+            for a, b, name in sorted(edits, reverse=True):
+                text = text[:a] + name + text[b:]
+            column.expression = text
 
 
 def _bind_table(ws, task, stmt, ref, local_tables, table_types, meta_refs, rs, diags) -> BoundTable:

@@ -8,6 +8,13 @@
 -- dwd/tasks/orders/enrich_orders.sql makes the same bare call and gets the
 -- built-in, because project dwd defines no DATE_FORMAT.
 
+-- `dim_user` is both the jdbc dimension (stream) and the MaxCompute snapshot
+-- (offline, tables/dim_user_offline.yaml). Without this SET the build stops:
+--   FX132 Please assign a single type to the table dim_user using the syntax
+--   SET XXX.XXX.tableType = 'XX'. Available types include: [JDBC, MAX_COMPUTE].
+-- The bare form (current project); enrich_orders.sql uses ${dim_project}.dim_user.
+SET dim_user.tableType = 'JDBC';
+
 INSERT INTO dim_user
 SELECT
   user_id,

@@ -1,22 +1,29 @@
 -- Enrich every order line with the buyer and the product and write the
 -- detail fact dwd_orders (append-only Kafka; the dws tasks read it).
 --
--- Shows: lookup joins on jdbc dimensions of another project, a table
--- reference through a variable that holds a project name
--- (${dim_project}.dim_user), functions of another project (dim:mask_phone,
--- dim:parse_ua), a bare built-in DATE_FORMAT, Kafka header columns.
+-- Shows: lookup joins on jdbc dimensions of another project, a
+-- processing-time attribute and a computed column declared by SET instead of
+-- a view, tableType for a name that is both a stream and an offline table, a
+-- table reference and a function call through a variable that holds a
+-- project name (${dim_project}.dim_user, ${dim_project}:mask_phone), a
+-- function of another project (dim:parse_ua), a bare built-in DATE_FORMAT,
+-- Kafka header columns.
 
 -- ods.kafka_orders resolves its own ${kafka_servers} in project ods (the
 -- ingestion cluster); dwd_orders gets the workspace value (warehouse cluster).
 SET ods.kafka_orders.`properties.group.id` = 'dwd_enrich_orders_${env}';
 
 -- Lookup joins need a processing-time attribute on the probe side. Meta
--- tables declare no computed columns (in Dataphin those are task-level), so
--- this task-local view adds one.
-CREATE TEMPORARY VIEW o AS
-SELECT *, PROCTIME() AS proc_time
-FROM ods.kafka_orders
-WHERE order_status <> 'TEST';
+-- tables declare none (in Dataphin it is task-level): this task adds one to
+-- its copy of ods.kafka_orders, the DDL gets `proc_time AS PROCTIME()`.
+SET ods.kafka_orders.procTime = proc_time AS PROCTIME();
+-- A computed column, also task-level: the line amount in the source DDL.
+SET ods.kafka_orders.computedColumn = line_amount AS CAST(quantity * unit_price AS DECIMAL(12, 2));
+
+-- Project dim has two tables named dim_user: the jdbc dimension (stream) and
+-- the MaxCompute snapshot (offline, dim/tables/dim_user_offline.yaml). A task
+-- that uses the name must pick one, or the build fails with FX132.
+SET ${dim_project}.dim_user.tableType = 'JDBC';
 
 INSERT INTO dwd_orders
 SELECT
@@ -24,7 +31,8 @@ SELECT
   o.line_no,
   o.user_id,
   u.user_name,
-  dim:mask_phone(u.phone)                           AS phone_masked,
+  -- same as dim:mask_phone(...): the prefix is a variable holding a project name
+  ${dim_project}:mask_phone(u.phone)                AS phone_masked,
   u.city,
   u.vip_level,
   o.product_id,
@@ -34,7 +42,7 @@ SELECT
   p.brand,
   o.quantity,
   o.unit_price,
-  CAST(o.quantity * o.unit_price AS DECIMAL(12, 2)) AS line_amount,
+  o.line_amount,
   COALESCE(LOWER(o.channel), 'unknown')             AS channel,
   dim:parse_ua(o.user_agent)                        AS device_type,
   o.order_time,
@@ -42,8 +50,9 @@ SELECT
   DATE_FORMAT(o.order_time, 'yyyy-MM-dd')           AS order_date,
   o.topic                                           AS src_topic,
   o.`partition`                                     AS src_partition
-FROM o
+FROM ods.kafka_orders AS o
 LEFT JOIN ${dim_project}.dim_user FOR SYSTEM_TIME AS OF o.proc_time AS u
   ON o.user_id = u.user_id
 LEFT JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.proc_time AS p
-  ON o.product_id = p.product_id;
+  ON o.product_id = p.product_id
+WHERE o.order_status <> 'TEST';
