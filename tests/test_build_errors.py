@@ -89,3 +89,14 @@ def test_bad_engine_is_a_configuration_error(make_workspace, cli):
     result = cli("build", str(ws))
     assert result.exit_code == 2
     assert "FX100 engine must be one of flink, vvr, blink, mrs, not 'flinq' (did you mean 'flink'?)" in result.stderr
+
+
+def test_a_cycle_of_tasks_fails_the_build(make_workspace, cli):
+    ws = make_workspace({
+        **BASE,
+        "projects/ods/tasks/back.sql": "INSERT INTO orders SELECT order_id, amount FROM order_sink;\n",
+    })
+    result = cli("build", str(ws))
+    assert result.exit_code == 1
+    [line] = [l for l in result.stderr.splitlines() if "FX200" in l]
+    assert "dependency cycle" in line and "task.ods.back" in line and "task.ods.copy" in line

@@ -15,6 +15,9 @@ from flinkx_build.commands.common import workspace_argument
 from flinkx_build.emit.manifest import build_manifest
 from flinkx_build.emit.writer import write_build
 from flinkx_build.errors import WorkspaceErrors
+from flinkx_build.graph.build import cycle_diagnostics
+from flinkx_build.graph.build import find_cycles
+from flinkx_build.graph.build import workspace_graph
 from flinkx_build.pipeline import Session
 
 
@@ -29,6 +32,9 @@ def compile_workspace(session: Session, projects: list[str]):
         diags.extend(rt.diagnostics)
         if rt.ok:
             outputs[task.key] = (f"{task.project}/{task.name}.sql", session.compiled(task).text)
+    # a chain of tasks that feeds back into itself cannot be deployed in order
+    graph = workspace_graph(session.workspace, resolved)
+    diags.extend(cycle_diagnostics(graph, find_cycles(graph)))
     return outputs, resolved, diags
 
 
