@@ -51,7 +51,17 @@ def strip_comments(text: str) -> str:
 
 
 def _comment_spans(text: str) -> list[tuple[int, int]]:
-    spans = []
+    """Spans of `--` and `/* */` comments; hints (`/*+ */`) are not comments here."""
+    return [(a, b) for kind, a, b in _scan(text) if kind == "comment" and not text.startswith("/*+", a)]
+
+
+def _scan(text: str):
+    """Yield ("comment" | "semicolon", start, end) outside quotes, in order.
+
+    The one lexical walk of the splitter: quotes ('...', `...`, "..." with
+    doubled-quote escapes, and backslash escapes in '...'), `--` line comments
+    and `/* */` block comments.
+    """
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
@@ -60,16 +70,17 @@ def _comment_spans(text: str) -> list[tuple[int, int]]:
         elif text.startswith("--", i):
             end = text.find("\n", i)
             end = n if end < 0 else end
-            spans.append((i, end))
+            yield "comment", i, end
             i = end
-        elif text.startswith("/*", i) and not text.startswith("/*+", i):
+        elif text.startswith("/*", i):
             end = text.find("*/", i + 2)
             end = n if end < 0 else end + 2
-            spans.append((i, end))
+            yield "comment", i, end
             i = end
         else:
+            if ch == ";":
+                yield "semicolon", i, i + 1
             i += 1
-    return spans
 
 
 def _skip_quoted(text: str, i: int) -> int:
@@ -94,24 +105,11 @@ def split_statements(text: str) -> list[Chunk]:
     """Chunks for each non-empty statement, in file order."""
     chunks: list[Chunk] = []
     start = 0
-    i, n = 0, len(text)
-    while i <= n:
-        if i == n or text[i] == ";":
-            _add_chunk(chunks, text, start, i)
-            start = i + 1
-            i += 1
-            continue
-        ch = text[i]
-        if ch in "'`\"":
-            i = _skip_quoted(text, i)
-        elif text.startswith("--", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-        else:
-            i += 1
+    for kind, at, _ in _scan(text):
+        if kind == "semicolon":
+            _add_chunk(chunks, text, start, at)
+            start = at + 1
+    _add_chunk(chunks, text, start, len(text))
     return chunks
 
 
