@@ -38,7 +38,7 @@ class Session:
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
-        workspace, diags = load_workspace(root)
+        workspace, diags = load_workspace(root, use_cache)
         cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else None
         return cls(workspace, diags, ParseCache(cache_dir), mode or workspace.config.mode)
 

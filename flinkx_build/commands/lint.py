@@ -10,6 +10,7 @@ from flinkx_build.errors import UsageError
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.lint.formats import render
 from flinkx_build.lint.run import lint_workspace
+from flinkx_build.load.workspace import display_path
 from flinkx_build.load.workspace import find_workspace
 
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
@@ -26,7 +27,8 @@ def split_paths(paths: tuple[Path, ...]) -> tuple[Path, list[Path]]:
     if items:
         roots = {find_workspace(p.parent) for p in items}
         if len(roots) > 1:
-            raise UsageError("the files belong to different workspaces; lint one workspace at a time")
+            names = ", ".join(sorted(display_path(r) for r in roots))
+            raise UsageError(f"the files belong to {len(roots)} workspaces ({names}); lint one workspace at a time")
         return roots.pop(), items
     return Path("."), []
 

@@ -15,6 +15,8 @@ from flinkx_build.frontend.template import render
 from flinkx_build.frontend.template import template_context
 from flinkx_build.load.yaml_io import item_loc
 from flinkx_build.load.yaml_io import key_loc
+from flinkx_build.load.yaml_io import NO_CACHE
+from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import mapping_loc
 from flinkx_build.load.yaml_io import value_loc
@@ -131,8 +133,8 @@ class _Reader:
         return options, locs
 
 
-def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: list[Diagnostic]) -> MetaTable | None:
-    data, errors = load_yaml(path, shown)
+def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: list[Diagnostic], cache: YamlCache = NO_CACHE) -> MetaTable | None:
+    data, errors = load_yaml(path, shown, cache)
     diags.extend(errors)
     if data is None and errors:
         return None
@@ -228,8 +230,8 @@ def _name_list(reader: _Reader, data: CommentedMap, key: str) -> list[str]:
     return [_text(v) for v in value]
 
 
-def load_function(project: Project, path: Path, shown: str, diags: list[Diagnostic]) -> Function | None:
-    data, errors = load_yaml(path, shown)
+def load_function(project: Project, path: Path, shown: str, diags: list[Diagnostic], cache: YamlCache = NO_CACHE) -> Function | None:
+    data, errors = load_yaml(path, shown, cache)
     diags.extend(errors)
     if data is None and errors:
         return None

@@ -16,6 +16,7 @@ from flinkx_build.errors import UsageError
 from flinkx_build.load.tables import load_function
 from flinkx_build.load.tables import load_table
 from flinkx_build.load.yaml_io import key_loc
+from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import value_loc
 from flinkx_build.model import ENGINES
@@ -52,24 +53,25 @@ def find_workspace(start: Path) -> Path:
     raise UsageError(f"{display_path(start)}: no {CONFIG_FILE} here or in any parent folder (is this a flinkx workspace?)")
 
 
-def load_workspace(root: Path) -> tuple[Workspace, list[Diagnostic]]:
+def load_workspace(root: Path, use_cache: bool = True) -> tuple[Workspace, list[Diagnostic]]:
     root = root.resolve()
     config_path = root / CONFIG_FILE
     if not config_path.is_file():
         raise UsageError(f"{display_path(root)}: not a flinkx workspace (no {CONFIG_FILE})")
     diags: list[Diagnostic] = []
     config = _load_config(config_path, diags)
+    cache = YamlCache(root / config.cache_dir / "yaml" if use_cache else None)
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
     for proj_dir in sorted(p for p in projects_dir.iterdir() if p.is_dir()) if projects_dir.is_dir() else []:
-        project = _load_project_header(proj_dir, diags)
+        project = _load_project_header(proj_dir, diags, cache)
         if project.name in projects:
             diags.append(Diagnostic(display_path(proj_dir), 1, 1, "FX105", f"project '{project.name}' is defined twice"))
             continue
         projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
     for project in projects.values():
-        _load_project_contents(workspace, project, diags)
+        _load_project_contents(workspace, project, diags, cache)
     return workspace, diags
 
 
@@ -159,13 +161,13 @@ def _hint(name: str, candidates: Any) -> str:
     return did_you_mean(name, candidates)
 
 
-def _load_project_header(proj_dir: Path, diags: list[Diagnostic]) -> Project:
+def _load_project_header(proj_dir: Path, diags: list[Diagnostic], cache: YamlCache) -> Project:
     project = Project(name=proj_dir.name, directory=proj_dir)
     path = proj_dir / "project.yaml"
     if not path.is_file():
         return project
     shown = display_path(path)
-    data, errors = load_yaml(path, shown)
+    data, errors = load_yaml(path, shown, cache)
     diags.extend(errors)
     if not isinstance(data, dict):
         return project
@@ -185,9 +187,9 @@ def _yaml_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic]) -> None:
+def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache) -> None:
     for path in _yaml_files(project.directory / "tables"):
-        table = load_table(ws, project, path, display_path(path), diags)
+        table = load_table(ws, project, path, display_path(path), diags, cache)
         if table is None:
             continue
         same = project.tables.setdefault(table.name, [])
@@ -196,7 +198,7 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
             continue
         same.append(table)
     for path in _yaml_files(project.directory / "functions"):
-        function = load_function(project, path, display_path(path), diags)
+        function = load_function(project, path, display_path(path), diags, cache)
         if function is None:
             continue
         if function.name.lower() in project.functions:
