@@ -1,0 +1,107 @@
+"""`flinkx build`: options, manifest, quoting, secrets, and what it may write."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+WS = {
+    "flinkx.yaml": "engine: flink\nvariables: {env: prod}\nsecrets: [db_password]\n",
+    "projects/ods/tables/events.yaml": """
+        type: kafka
+        columns:
+          - {name: id, type: STRING}
+          - {name: value, type: STRING}
+          - {name: timestamp, type: "TIMESTAMP(3)"}
+        with: {connector: kafka, topic: "events_${env}", properties.bootstrap.servers: "k:9092", format: json}
+    """,
+    "projects/dwd/tables/events.yaml": """
+        type: jdbc
+        columns:
+          - {name: id, type: STRING}
+          - {name: value, type: STRING}
+        primary_key: [id]
+        with: {connector: jdbc, url: "jdbc:mysql://db:3306/dw", table-name: events, password: "${db_password}"}
+    """,
+    "projects/dwd/tasks/sync/events.sql": "INSERT INTO events SELECT id, `value` FROM ods.events;\n",
+}
+
+
+def files_under(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def ws(make_workspace):
+    return make_workspace(WS)
+
+
+def test_layout_quoting_and_same_name_tables(ws, cli):
+    assert cli("build", str(ws)).exit_code == 0
+    sql = (ws / "build" / "dwd" / "sync" / "events.sql").read_text()
+    assert "CREATE TEMPORARY TABLE ods_events (\n  id STRING,\n  `value` STRING,\n  `timestamp` TIMESTAMP(3)\n)" in sql
+    assert "CREATE TEMPORARY TABLE dwd_events (" in sql
+    assert "'topic' = 'events_prod'" in sql
+    assert sql.rstrip().endswith("INSERT INTO dwd_events SELECT id, `value` FROM ods_events AS events;")
+
+
+def test_secrets_stay_placeholders_and_are_never_printed(ws, cli):
+    result = cli("build", str(ws))
+    sql = (ws / "build" / "dwd" / "sync" / "events.sql").read_text()
+    assert "'password' = '${db_password}'" in sql
+    assert "db_password" not in result.stdout + result.stderr
+
+
+def test_manifest(ws, cli):
+    cli("build", str(ws))
+    manifest = json.loads((ws / "build" / "manifest.json").read_text())
+    task = manifest["tasks"]["task.dwd.sync/events"]
+    assert task["reads"] == ["table.ods.events"] and task["writes"] == ["table.dwd.events"]
+    assert task["compiled"] == "dwd/sync/events.sql"
+    assert task["source"].endswith("projects/dwd/tasks/sync/events.sql") and len(task["content_hash"]) == 64
+    assert set(manifest["tables"]) == {"table.ods.events", "table.dwd.events"}
+    assert manifest["parent_map"]["task.dwd.sync/events"] == ["table.ods.events"]
+    assert manifest["child_map"]["task.dwd.sync/events"] == ["table.dwd.events"]
+
+
+def test_check_writes_nothing_and_nothing_is_written_outside_build_and_cache(ws, cli):
+    before = files_under(ws)
+    result = cli("build", str(ws), "--check")
+    assert result.exit_code == 0 and "nothing written" in result.stdout
+    assert {f for f in files_under(ws) - before if not f.startswith(".flinkx-cache/")} == set()
+    cli("build", str(ws))
+    new = files_under(ws) - before
+    assert all(f.startswith(("build/", ".flinkx-cache/")) for f in new), new
+    assert not [p for p in ws.parent.iterdir() if p.name.startswith(".build.")]  # no staging left
+
+
+def test_out_and_project_selection_keep_other_projects(ws, cli, tmp_path):
+    out = tmp_path / "elsewhere"
+    assert cli("build", str(ws), "--out", str(out)).exit_code == 0
+    marker = out / "dwd" / "sync" / "events.sql"
+    marker.write_text("-- previous build\n")
+    (ws / "projects/ods/tasks").mkdir(parents=True)
+    (ws / "projects/ods/tasks/peek.sql").write_text("SELECT id FROM events;\n")
+    assert cli("build", str(ws), "--out", str(out), "--project", "ods").exit_code == 0
+    assert (out / "ods" / "peek.sql").is_file()
+    assert marker.read_text() == "-- previous build\n"  # dwd was not rebuilt, and kept
+    result = cli("build", str(ws), "--project", "odz")
+    assert result.exit_code == 2 and "unknown project 'odz' (did you mean 'ods'?)" in result.stderr
+
+
+def test_failed_build_leaves_the_previous_one(ws, cli):
+    assert cli("build", str(ws)).exit_code == 0
+    before = (ws / "build" / "dwd" / "sync" / "events.sql").read_text()
+    (ws / "projects/dwd/tasks/sync/events.sql").write_text("INSERT INTO events SELECT id FROM ods.evnts;\n")
+    assert cli("build", str(ws)).exit_code == 1
+    assert (ws / "build" / "dwd" / "sync" / "events.sql").read_text() == before
+    assert (ws / "build" / "manifest.json").is_file()
+
+
+def test_cached_build_equals_uncached(ws, cli, tmp_path):
+    cli("build", str(ws), "--out", str(tmp_path / "a"))
+    cli("build", str(ws), "--out", str(tmp_path / "b"))  # from the parse cache
+    cli("build", str(ws), "--out", str(tmp_path / "c"), "--no-cache")
+    texts = [(tmp_path / d / "dwd" / "sync" / "events.sql").read_text() for d in "abc"]
+    assert texts[0] == texts[1] == texts[2]
