@@ -180,4 +180,4 @@ def test_several_workspaces_as_documented(make_repo, installed_hooks, per_worksp
     else:
         assert result.returncode != 0
         assert "- exit code: 2" in result.output
-        assert "the files belong to different workspaces" in result.output, result.describe()
+        assert "the files belong to 2 workspaces (offline, realtime); lint one workspace at a time" in result.output, result.describe()

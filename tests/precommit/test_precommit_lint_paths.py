@@ -62,7 +62,7 @@ def test_files_of_two_workspaces_are_a_usage_error(tree, tool_env):
     copy_workspace(MINI, tree / "other")
     result = flinkx(tree, tool_env, "lint", f"wh/{MINI_LOAD}", "other/flinkx.yaml")
     assert result.returncode == 2
-    assert result.lines == ["flinkx: error: the files belong to different workspaces; lint one workspace at a time"]
+    assert result.lines == ["flinkx: error: the files belong to 2 workspaces (other, wh); lint one workspace at a time"]
 
 
 def test_a_file_outside_any_workspace_is_a_usage_error(tree, tool_env):
