@@ -13,13 +13,13 @@ from pathlib import Path
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.compile.script import compile_task
 from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.parse import FRONTEND_VERSION
 from flinkx_build.frontend.parse import parse_task_text
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.template import find_variables
 from flinkx_build.frontend.template import template_context
-from flinkx_build.errors import did_you_mean
 from flinkx_build.load.workspace import load_workspace
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace

@@ -86,7 +86,7 @@ def main() -> None:
         rows.append(("build generated (warm cache)", f"{opts.tasks} tasks", *timed(["build", "."], gen, opts.runs), ""))
         one = sorted((gen / "projects").rglob("*.sql"))[0]
         rows.append(("lint one file of generated", f"{opts.tasks} tasks", *timed(["lint", str(one)], gen, opts.runs), ""))
-    print(f"| job | size | median wall (s) | exit | target |\n|---|---|---:|---:|---|")
+    print("| job | size | median wall (s) | exit | target |\n|---|---|---:|---:|---|")
     for job, size, seconds, code, target in rows:
         print(f"| {job} | {size} | {seconds:.2f} | {code} | {target} |")
 

@@ -30,7 +30,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from flinkx_build.validate import jvm as jvmlib  # noqa: E402
-from flinkx_build.validate.engine import FlinkSession, flink_available  # noqa: E402
+from flinkx_build.validate.engine import FlinkSession  # noqa: E402
+from flinkx_build.validate.engine import flink_available  # noqa: E402
 
 DEFAULT_SEED = REPO.parent / "shared" / "seeds" / "001_90a7bf2ca5333a9b.txt"
 IDENTIFIER = re.compile(r"^[A-Z][A-Z0-9_]*$")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flinkx_build.model import Function
 from flinkx_build.resolve.builtins import quote_identifier as q
+from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import TableDef
 
 
@@ -50,10 +51,8 @@ def table_ddl(defn: TableDef, name: str, engine: str) -> str:
     return f"CREATE TEMPORARY TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
 
 
-def _crop(defn: TableDef):
+def _crop(defn: TableDef) -> list[ColumnDef]:
     """dataphincolumns(rowkey, family1.q1): keep those columns; crop ROW families."""
-    from flinkx_build.resolve.model import ColumnDef
-
     wanted: dict[str, list[str]] = {}
     for item in defn.written_columns or []:
         family, _, qualifier = item.partition(".")

@@ -10,13 +10,13 @@ from ruamel.yaml.comments import CommentedMap
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.template import find_variables
-from flinkx_build.hashing import canonical_hash
 from flinkx_build.frontend.template import render
 from flinkx_build.frontend.template import template_context
-from flinkx_build.load.yaml_io import item_loc
-from flinkx_build.load.yaml_io import key_loc
+from flinkx_build.hashing import canonical_hash
 from flinkx_build.load.yaml_io import NO_CACHE
 from flinkx_build.load.yaml_io import YamlCache
+from flinkx_build.load.yaml_io import item_loc
+from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import mapping_loc
 from flinkx_build.load.yaml_io import value_loc

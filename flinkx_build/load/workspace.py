@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from flinkx_build.errors import Diagnostic
-from flinkx_build.hashing import sha256
 from flinkx_build.errors import UsageError
+from flinkx_build.errors import did_you_mean
+from flinkx_build.hashing import sha256
 from flinkx_build.load.tables import load_function
 from flinkx_build.load.tables import load_table
-from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import YamlCache
+from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import value_loc
 from flinkx_build.model import ENGINES
@@ -88,13 +89,13 @@ def _load_config(path: Path, diags: list[Diagnostic]) -> WorkspaceConfig:
     for key in data:
         if key not in _CONFIG_KEYS:
             loc = key_loc(data, key, shown)
-            diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", f"unknown key '{key}'", _hint(key, _CONFIG_KEYS)))
+            diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", f"unknown key '{key}'", did_you_mean(key, _CONFIG_KEYS)))
 
     def choice(key: str, allowed: tuple[str, ...], default: str) -> str:
         value = str(data.get(key, default))
         if value not in allowed:
             loc = value_loc(data, key, shown)
-            diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", f"{key} must be one of {', '.join(allowed)}, not '{value}'", _hint(value, allowed)))
+            diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", f"{key} must be one of {', '.join(allowed)}, not '{value}'", did_you_mean(value, allowed)))
             return default
         return value
 
@@ -155,12 +156,6 @@ def _scalar_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _hint(name: str, candidates: Any) -> str:
-    from flinkx_build.errors import did_you_mean
-
-    return did_you_mean(name, candidates)
-
-
 def _load_project_header(proj_dir: Path, diags: list[Diagnostic], cache: YamlCache) -> Project:
     project = Project(name=proj_dir.name, directory=proj_dir)
     path = proj_dir / "project.yaml"
@@ -174,7 +169,7 @@ def _load_project_header(proj_dir: Path, diags: list[Diagnostic], cache: YamlCac
     for key in data:
         if key not in _PROJECT_KEYS:
             loc = key_loc(data, key, shown)
-            diags.append(Diagnostic(shown, loc.line, loc.col, "FX103", f"unknown key '{key}' in project.yaml", _hint(key, _PROJECT_KEYS)))
+            diags.append(Diagnostic(shown, loc.line, loc.col, "FX103", f"unknown key '{key}' in project.yaml", did_you_mean(key, _PROJECT_KEYS)))
     project.name = str(data.get("name") or proj_dir.name)
     project.description = str(data.get("description") or "")
     project.variables = _string_map(data, "variables", shown, diags, "FX104")

@@ -1,12 +1,17 @@
 """resolve: bind every table, function and SET of a parsed task."""
 from __future__ import annotations
 
+import re
+
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
+from flinkx_build.resolve.builtins import builtin_functions
+from flinkx_build.resolve.builtins import quote_identifier
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import effective_definition
 from flinkx_build.resolve.effective import locked_options
@@ -19,8 +24,6 @@ from flinkx_build.resolve.model import TableUse
 from flinkx_build.resolve.names import choose_candidate
 from flinkx_build.resolve.names import find_function
 from flinkx_build.resolve.names import find_table
-from flinkx_build.resolve.builtins import builtin_functions
-from flinkx_build.resolve.builtins import quote_identifier
 from flinkx_build.resolve.sets import collect_settings
 from flinkx_build.resolve.sets import is_flink_config
 
@@ -125,11 +128,8 @@ def _bind_table(ws, task, stmt, ref, local_tables, table_types, meta_refs, rs, d
     return BoundTable("meta", table.key)
 
 
-def _first_use(task: Task, name: str):
+def _first_use(task: Task, name: str) -> Pos | None:
     """Seed 000 reports the stream/offline conflict at the first line using the name."""
-    from flinkx_build.frontend.statements import Pos
-    import re
-
     pattern = re.compile(r"(?<![\w`])`?" + re.escape(name) + r"`?(?![\w`])")
     for number, line in enumerate(task.text.splitlines(), start=1):
         m = pattern.search(line)

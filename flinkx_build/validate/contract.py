@@ -7,7 +7,8 @@ those back to the task file through `CompiledStatement.origin`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 
 @dataclass(frozen=True)

@@ -16,24 +16,24 @@ Every Java error becomes a `FlinkFinding` with Flink's own message, in compiled-
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from flinkx_build.validate import jvm as jvmlib
 from flinkx_build.validate import standin
-from flinkx_build.validate.contract import FlinkFinding, ScriptToValidate
-from flinkx_build.validate.findings import (
-    created_name,
-    finding_from_error,
-    is_comment_only,
-    java_messages,
-    missing_objects,
-    one_line,
-    statement_sql,
-    summarize,
-)
+from flinkx_build.validate.contract import FlinkFinding
+from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.validate.findings import created_name
+from flinkx_build.validate.findings import finding_from_error
+from flinkx_build.validate.findings import is_comment_only
+from flinkx_build.validate.findings import java_messages
+from flinkx_build.validate.findings import missing_objects
+from flinkx_build.validate.findings import one_line
+from flinkx_build.validate.findings import statement_sql
+from flinkx_build.validate.findings import summarize
 
 _QUERY_KINDS = frozenset({"SELECT", "UNION", "INTERSECT", "EXCEPT", "MINUS", "VALUES", "WITH",
                           "ORDER_BY", "EXPLICIT_TABLE"})

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flinkx_build.validate.contract import CompiledStatement, FlinkFinding, ScriptToValidate
+from flinkx_build.validate.contract import CompiledStatement
+from flinkx_build.validate.contract import FlinkFinding
+from flinkx_build.validate.contract import ScriptToValidate
 
 _POS_PREFIX = re.compile(
     r"^(?:From line (\d+), column (\d+) to line \d+, column \d+|At line (\d+), column (\d+))"

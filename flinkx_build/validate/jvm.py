@@ -20,7 +20,8 @@ import tempfile
 import threading
 import time
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -159,7 +160,8 @@ def _drain(stream: Any, tail: collections.deque) -> None:
 
 def launch(toolchain: Toolchain, extra_classpath: list[Path], log_dir: Path,
            timeout: float = 60.0) -> Gateway:
-    from py4j.java_gateway import GatewayParameters, JavaGateway
+    from py4j.java_gateway import GatewayParameters
+    from py4j.java_gateway import JavaGateway
     from pyflink.pyflink_gateway_server import launch_gateway_server_process
 
     log_dir.mkdir(parents=True, exist_ok=True)

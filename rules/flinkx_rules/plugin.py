@@ -10,7 +10,8 @@ from typing import Any
 
 from sqlfluff.core.config import load_config_resource
 from sqlfluff.core.plugin import hookimpl
-from sqlfluff.core.rules import BaseRule, ConfigInfo
+from sqlfluff.core.rules import BaseRule
+from sqlfluff.core.rules import ConfigInfo
 
 from flinkx_build.frontend.dialect import register as _register_dialect
 

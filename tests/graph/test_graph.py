@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from flinkx_build.errors import UsageError
 from flinkx_build.graph.build import find_cycles
 from flinkx_build.graph.build import workspace_graph
 from flinkx_build.graph.select import resolve_node
 from flinkx_build.graph.select import restrict_to_projects
 from flinkx_build.graph.select import select_nodes
-from flinkx_build.errors import UsageError
 from flinkx_build.pipeline import Session
 from tests.graph.gitrepo import FIXTURE
 

@@ -32,7 +32,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from pchelpers import MINI
 from pchelpers import TIMINGS
 from pchelpers import GitRepo

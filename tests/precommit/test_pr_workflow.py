@@ -26,8 +26,6 @@ from dataclasses import field
 from pathlib import Path
 
 import pytest
-from ruamel.yaml import YAML
-
 from pchelpers import MINI
 from pchelpers import MINI_LOAD
 from pchelpers import REPO
@@ -37,6 +35,7 @@ from pchelpers import copy_workspace
 from pchelpers import flinkx_exe
 from pchelpers import git
 from pchelpers import position
+from ruamel.yaml import YAML
 
 WORKFLOW = REPO / "docs" / "pr-workflow.yml"
 MARKER = "<!-- flinkx-impact -->"

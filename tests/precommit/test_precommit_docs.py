@@ -13,8 +13,6 @@ import re
 import shlex
 
 import pytest
-from ruamel.yaml import YAML
-
 from pchelpers import MINI
 from pchelpers import MINI_LOAD
 from pchelpers import MINI_REFUNDS
@@ -24,6 +22,7 @@ from pchelpers import copy_workspace
 from pchelpers import failed
 from pchelpers import has_line
 from pchelpers import passed
+from ruamel.yaml import YAML
 
 DOC = REPO / "docs" / "pre-commit.md"
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)

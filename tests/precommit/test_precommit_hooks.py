@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from pchelpers import EXAMPLE
 from pchelpers import HOOK_IDS
 from pchelpers import REPO

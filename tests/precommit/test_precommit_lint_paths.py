@@ -8,7 +8,6 @@ repository.
 from __future__ import annotations
 
 import pytest
-
 from pchelpers import MINI
 from pchelpers import MINI_LOAD
 from pchelpers import MINI_REFUNDS

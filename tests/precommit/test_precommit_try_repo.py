@@ -11,17 +11,16 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-
 from pchelpers import EXAMPLE
 from pchelpers import MINI_LOAD
 from pchelpers import MINI_PEEK
 from pchelpers import MINI_REFUNDS
 from pchelpers import REPO
+from pchelpers import break_mini
 from pchelpers import failed
 from pchelpers import flinkx_exe
 from pchelpers import has_line
 from pchelpers import passed
-from pchelpers import break_mini
 
 pytestmark = pytest.mark.slow
 

@@ -1,8 +1,10 @@
 """Small pure helpers of the FX rules."""
 import pytest
-
-from flinkx_rules.rules.FX02 import option_text, single_quoted
-from flinkx_rules.rules.FX03 import parse_version, quote, unquote
+from flinkx_rules.rules.FX02 import option_text
+from flinkx_rules.rules.FX02 import single_quoted
+from flinkx_rules.rules.FX03 import parse_version
+from flinkx_rules.rules.FX03 import quote
+from flinkx_rules.rules.FX03 import unquote
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,8 @@
 from pathlib import Path
 
 import pytest
-from sqlfluff.utils.testing.rules import load_test_cases, rules__test_helper
+from sqlfluff.utils.testing.rules import load_test_cases
+from sqlfluff.utils.testing.rules import rules__test_helper
 
 HERE = Path(__file__).parent
 ids, test_cases = load_test_cases(str(HERE / "FX*.yml"))

@@ -167,7 +167,8 @@ def test_cookbook_corpus_has_no_fx_errors():
     Warning-class FX01 words (``include_warnings``) are off, as by default.
     Statements sqlfluff cannot fully parse are still checked where they parse.
     """
-    from sqlfluff.core import FluffConfig, Linter
+    from sqlfluff.core import FluffConfig
+    from sqlfluff.core import Linter
 
     from flinkx_build.frontend.splitter import split_statements
     from flinkx_build.frontend.template import VARIABLE_REGEX

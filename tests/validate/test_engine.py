@@ -13,8 +13,11 @@ import time
 
 import pytest
 
-from flinkx_build.validate.contract import CompiledStatement, ScriptToValidate, UdfStub
-from flinkx_build.validate.engine import FlinkSession, flink_available
+from flinkx_build.validate.contract import CompiledStatement
+from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.validate.contract import UdfStub
+from flinkx_build.validate.engine import FlinkSession
+from flinkx_build.validate.engine import flink_available
 
 _REASON = flink_available()
 pytestmark = [

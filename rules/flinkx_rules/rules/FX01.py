@@ -3,8 +3,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from sqlfluff.core.parser import BaseSegment, IdentifierSegment
-from sqlfluff.core.rules import BaseRule, LintFix, LintResult, RuleContext
+from sqlfluff.core.parser import BaseSegment
+from sqlfluff.core.parser import IdentifierSegment
+from sqlfluff.core.rules import BaseRule
+from sqlfluff.core.rules import LintFix
+from sqlfluff.core.rules import LintResult
+from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
 from flinkx_rules.reserved import load_reserved_words

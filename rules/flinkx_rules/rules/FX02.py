@@ -4,8 +4,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Optional
 
-from sqlfluff.core.parser import BaseSegment, LiteralSegment
-from sqlfluff.core.rules import BaseRule, LintFix, LintResult, RuleContext
+from sqlfluff.core.parser import BaseSegment
+from sqlfluff.core.parser import LiteralSegment
+from sqlfluff.core.rules import BaseRule
+from sqlfluff.core.rules import LintFix
+from sqlfluff.core.rules import LintResult
+from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
 # Statements whose `WITH (...)` holds connector/catalog/function options.

@@ -2,10 +2,17 @@
 from __future__ import annotations
 
 import re
-from typing import Optional, Union
+from typing import Optional
+from typing import Union
 
-from sqlfluff.core.parser import BaseSegment, Lexer, LiteralSegment, Parser
-from sqlfluff.core.rules import BaseRule, LintFix, LintResult, RuleContext
+from sqlfluff.core.parser import BaseSegment
+from sqlfluff.core.parser import Lexer
+from sqlfluff.core.parser import LiteralSegment
+from sqlfluff.core.parser import Parser
+from sqlfluff.core.rules import BaseRule
+from sqlfluff.core.rules import LintFix
+from sqlfluff.core.rules import LintResult
+from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
 QUOTED_FROM = (3, 7)  # Dataphin 3.7 and above: single quotes are required.
