@@ -358,3 +358,46 @@ def test_functions_in_computed_columns_get_flink_names(ws):
     assert "m AS mask_phone(c), d AS p_date_format(ts, 'yyyy')" in sql
     assert "CREATE TEMPORARY FUNCTION mask_phone AS 'com.shop.MaskPhone' LANGUAGE JAVA" in sql
     assert "CREATE TEMPORARY FUNCTION p_date_format AS 'com.shop.DateFormat' LANGUAGE JAVA" in sql
+
+
+# 12. engines: vvr is Ververica Flink (same SQL as Apache Flink); mrs has seed 003's extensions
+def test_vvr_compiles_like_flink(ws):
+    task = "SET kafkaTable.topic.isHeader = true;\nSELECT topic FROM kafkaTable;\n"
+    assert compile_task(ws(task, engine="vvr"), "p/t") .split("rebuild.")[1] == compile_task(ws(task), "p/t").split("rebuild.")[1]
+
+
+LD_SINK = {
+    "projects/p/tables/LD_SINK.yaml": """
+        # seed 003: the late-data sink has the window's input fields plus the window bounds
+        type: print
+        columns:
+          - {name: a, type: INT}
+          - {name: b, type: BIGINT}
+          - {name: windowStart, type: "TIMESTAMP(3)"}
+          - {name: windowEnd, type: "TIMESTAMP(3)"}
+        with: {connector: print}
+    """,
+}
+LATE_TASK = (
+    "SET sls_stream.`watermark` = 'WATERMARK FOR ts AS withOffset(ts, 1000)';\n"
+    "INSERT INTO sink SELECT /*+ LATE_DATA_SINK('sink.name'='LD_SINK', 'window.start.field'='windowStart', 'window.end.field'='{end}') */\n"
+    "  MIN(a), COUNT(DISTINCT b)\nFROM TABLE(TUMBLE(TABLE sls_stream, DESCRIPTOR(ts), INTERVAL '5' SECOND))\nGROUP BY window_start, window_end;\n"
+)
+
+
+def test_mrs_late_data_sink_brings_its_table(ws):
+    sql = squash(compile_task(ws(LATE_TASK.format(end="windowEnd"), engine="mrs", extra=LD_SINK), "p/t"))
+    assert "CREATE TEMPORARY TABLE LD_SINK ( a INT, b BIGINT, windowStart TIMESTAMP(3), windowEnd TIMESTAMP(3) )" in sql
+    assert "/*+ LATE_DATA_SINK('sink.name'='LD_SINK', 'window.start.field'='windowStart', 'window.end.field'='windowEnd') */" in sql
+
+
+def test_mrs_late_data_sink_window_fields_must_be_timestamps(ws):
+    errors = task_errors(ws(LATE_TASK.format(end="b"), engine="mrs", extra=LD_SINK), "p/t")
+    assert any("FX151 window.end.field 'b' is BIGINT, not a TIMESTAMP, in the late-data sink p.LD_SINK" in e for e in errors)
+
+
+def test_source_parallelism_is_mrs_only(ws):
+    task = "SET kafkaTable.`source.parallelism` = '2';\nINSERT INTO kafkaTable SELECT /*+ DISTRIBUTEBY('user_id') */ * FROM kafkaTable;\n"
+    assert "'source.parallelism' = '2'" in compile_task(ws(task, engine="mrs"), "p/t")
+    errors = task_errors(ws("SET kafkaTable.`source.parallelism` = '2';\nSELECT user_id FROM kafkaTable;\n"), "p/t")
+    assert any(":1:1: FX170 'source.parallelism' of p.kafkaTable needs the mrs engine" in e for e in errors)

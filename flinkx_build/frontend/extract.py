@@ -1,6 +1,8 @@
 """Read a parsed `dataphin` tree into the facts of `statements`."""
 from __future__ import annotations
 
+import re
+
 from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend.hints import parse_hint
@@ -206,5 +208,23 @@ def _hints(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
                 owner.hints.append(hint)
             else:
                 stmt.select_hints.append(hint)
+                _late_data_sink(raw, hint, chunk, stmt)
         elif raw.is_code:
             previous_code = raw
+
+
+_LATE_SINK_NAME = re.compile(r"'sink\.name'\s*=\s*'([^']+)'", re.IGNORECASE)
+
+
+def _late_data_sink(raw: BaseSegment, hint: Hint, chunk: Chunk, stmt: ParsedStatement) -> None:
+    """MRS's LATE_DATA_SINK('sink.name'='t', ...) names a table the query writes (seed 003)."""
+    if not any(item.lower == "late_data_sink" for item in hint.items):
+        return
+    m = _LATE_SINK_NAME.search(raw.raw)
+    if m is None:
+        return
+    start = hint.span.start + m.start(1)
+    line, col = raw.pos_marker.source_position()
+    # the name is inside the comment: count columns on the comment's first line only
+    pos = Pos(*chunk.position(line, col + m.start(1))) if "\n" not in raw.raw[: m.start(1)] else hint.pos
+    stmt.tables.append(TableRef(m.group(1).split("."), Span(start, start + len(m.group(1))), pos, "write", has_alias_slot=False, in_hint=True))

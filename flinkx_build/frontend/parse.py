@@ -25,7 +25,7 @@ from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import SyntaxProblem
 from flinkx_build.frontend.template import sqlfluff_templater_config
 
-FRONTEND_VERSION = "4"  # bump when extraction changes: it invalidates the parse cache
+FRONTEND_VERSION = "5"  # bump when extraction changes: it invalidates the parse cache
 
 
 def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:

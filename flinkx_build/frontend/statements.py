@@ -46,6 +46,7 @@ class TableRef:
     legacy_options_span: Span | None = None
     has_alias_slot: bool = True  # False where SQL allows no alias (INSERT INTO t)
     alias_at: int = -1  # rendered offset where `AS name` may be added (no alias written)
+    in_hint: bool = False  # named inside a hint: LATE_DATA_SINK('sink.name'='t')
 
     @property
     def name(self) -> str:
@@ -132,7 +133,7 @@ class ParsedStatement:
                 t["parts"], Span(**t["span"]), Pos(**t["pos"]), t["role"], t["alias"],
                 [hint(h) for h in t["hints"]], t["legacy_options"],
                 Span(**t["legacy_options_span"]) if t["legacy_options_span"] else None, t["has_alias_slot"],
-                t["alias_at"],
+                t["alias_at"], t.get("in_hint", False),
             )
 
         so = data["set_option"]

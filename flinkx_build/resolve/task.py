@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
@@ -73,10 +74,13 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         used = _columns_used(rs.parsed, ref, table)
         resolved.columns_read.setdefault(table.key, set()).update(used if ref.role != "write" else set())
         _check_hints(ws, table, ref, path, diags)
+        if ref.in_hint:
+            _check_late_data_sink(rs.parsed, ref, table, path, diags)
         definition = effective_definition(
             table, settings.get(table.key), ref, engine=ws.config.engine, mode=mode,
             task_path=path, used_columns=used, diags=diags,
         )
+        _check_engine_options(ws.config.engine, table, definition, diags)
         bound = next(b for b, r in zip(rs.tables, rs.parsed.tables) if r is ref)
         bound.definition = definition
         resolved.tables[table.key].name_for(definition)
@@ -198,6 +202,33 @@ def _columns_used(stmt: ParsedStatement, ref: TableRef, table: MetaTable) -> set
         elif len(col.parts) == 1 and col.parts[0].lower() in names:
             used.add(names[col.parts[0].lower()])
     return used
+
+
+MRS_OPTIONS = {"source.parallelism"}  # seed 003, MRS 3.3.0 and later
+
+
+def _check_engine_options(engine: str, table: MetaTable, definition, diags: list[Diagnostic]) -> None:
+    if engine == "mrs":
+        return
+    for key in MRS_OPTIONS & set(definition.options):
+        origin = definition.origins.get(f"option:{key}")
+        path, line, col = (origin.path, origin.line, origin.col) if origin else (table.loc.path, table.loc.line, table.loc.col)
+        diags.append(Diagnostic(path, line, col, "FX170", f"'{key}' of {table.project}.{table.name} needs the mrs engine; engine '{engine}' does not support it"))
+
+
+def _check_late_data_sink(stmt: ParsedStatement, ref: TableRef, table: MetaTable, path: str, diags: list[Diagnostic]) -> None:
+    """Seed 003: window.start.field / window.end.field name TIMESTAMP columns of the late-data sink."""
+    for hint in stmt.select_hints:
+        for item in hint.items:
+            if item.lower != "late_data_sink":
+                continue
+            for key, column in item.options:
+                if key.lower() not in ("window.start.field", "window.end.field"):
+                    continue
+                col = table.column(column)
+                if col is None or not col.type.upper().startswith("TIMESTAMP"):
+                    problem = "is not a column of" if col is None else f"is {col.type}, not a TIMESTAMP, in"
+                    diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX151", f"{key} '{column}' {problem} the late-data sink {table.project}.{table.name}", did_you_mean(column, [c.name for c in table.columns]) if col is None else ""))
 
 
 def _check_hints(ws: Workspace, table: MetaTable, ref: TableRef, path: str, diags: list[Diagnostic]) -> None:
