@@ -13,6 +13,12 @@ What it adds on top of `flink` (seed 000):
   ``WATERMARK FOR ts AS withOffset(ts, 1000)``;
 * the legacy Blink join options ``JOIN dim WITH (index = 'f2') FOR SYSTEM_TIME AS OF``.
 
+It also fills gaps of sqlfluff's `flink` grammar for plain Flink 1.20 SQL (found
+with the Ververica cookbook corpus, which Flink 1.20 accepts in full): plural
+interval units, ``SIMILAR TO``, ``TIMESTAMPADD(unit, n, ts)``, ``CREATE TABLE``
+without a column list (``WITH (...) LIKE t`` and ``WITH (...) AS SELECT``) and
+space-separated ``LIKE`` options. See "Flink 1.20 syntax that `flink` lacks" below.
+
 `${var}` is not grammar: the placeholder templater renders it before lexing
 (see `frontend.template`). Hints (``/*+ ... */``) stay comments for sqlfluff
 and are read by `frontend.hints`.
@@ -35,7 +41,9 @@ from sqlfluff.core.parser import Bracketed
 from sqlfluff.core.parser import CodeSegment
 from sqlfluff.core.parser import Delimited
 from sqlfluff.core.parser import IdentifierSegment
+from sqlfluff.core.parser import MultiStringParser
 from sqlfluff.core.parser import OneOf
+from sqlfluff.core.parser import OptionallyBracketed
 from sqlfluff.core.parser import Ref
 from sqlfluff.core.parser import RegexParser
 from sqlfluff.core.parser import Sequence
@@ -192,6 +200,73 @@ def _connector_options_grammar() -> Sequence:
 # --- end of WITH options ---
 
 
+# --- Flink 1.20 syntax that `flink` lacks (all in the cookbook corpus) ---
+# Each construct below is valid Flink 1.20.5 (checked with Flink's own parser)
+# but gave an `unparsable` segment, i.e. a false FX120, with sqlfluff 4.5.0's
+# `flink` grammar. The grammar objects are wired into the dialect in `_build()`.
+
+# Calcite 1.32 (Flink 1.18 to 1.20) takes these plural forms in an interval
+# qualifier: `INTERVAL '15' SECONDS`. Flink 1.20 rejects QUARTERS, WEEKS and
+# MILLISECONDS, and plurals anywhere else (TIMESTAMPADD(DAYS, ...), EXTRACT).
+PLURAL_INTERVAL_UNITS = ("YEARS", "MONTHS", "DAYS", "HOURS", "MINUTES", "SECONDS")
+
+
+def _interval_unit_grammar() -> Sequence:
+    """An interval unit, singular or plural, with an optional precision: ``SECOND(3)``."""
+    return Sequence(
+        OneOf(Ref("DatetimeUnitSegment"), Ref("DataphinPluralDatetimeUnitSegment")),
+        Bracketed(Ref("NumericLiteralSegment"), optional=True),
+    )
+
+
+def _create_table_without_columns_grammar() -> Sequence:
+    """What may follow ``CREATE TABLE name`` when no column list is given.
+
+    Flink's grammar is ``name [(columns)] [COMMENT] [PARTITIONED BY] [WITH (...)]
+    [LIKE t [(options)] | AS query]``; `flink` insists on the column list
+    except for a bare ``LIKE t`` or ``AS query``. This branch requires the
+    ``WITH`` clause, so every form `flink` already parses keeps its tree.
+    The parts stay direct children of `create_table_statement` as in the
+    column-list branch: the defined name remains its first `table_reference`,
+    the ``LIKE`` source is a `table_reference` read by the statement, and the
+    ``WITH`` keyword is followed by its bracket (rule FX02 relies on that).
+    """
+    return Sequence(
+        Sequence("COMMENT", Ref("QuotedLiteralSegment"), optional=True),
+        Ref("PartitionDefinitionSegment", optional=True),
+        Ref("DistributionDefinitionSegment", optional=True),
+        Ref("CreateTableConnectorOptionsSegment"),
+        OneOf(
+            Ref("LikeClauseSegment"),
+            Sequence("AS", OptionallyBracketed(Ref("SelectableGrammar"))),
+            optional=True,
+        ),
+    )
+
+
+def _like_options_grammar() -> Delimited:
+    """``LIKE t (EXCLUDING ALL INCLUDING GENERATED)``.
+
+    Flink separates LIKE options with spaces; `flink` only took commas (which
+    Flink itself rejects). Both are accepted, so nothing that parsed before
+    stops parsing.
+    """
+    option = OneOf(
+        Sequence(
+            OneOf("INCLUDING", "EXCLUDING"),
+            OneOf("ALL", "CONSTRAINTS", "DISTRIBUTION", "PARTITIONS"),
+        ),
+        Sequence(
+            OneOf("INCLUDING", "EXCLUDING", "OVERWRITING"),
+            OneOf("GENERATED", "OPTIONS", "WATERMARKS"),
+        ),
+    )
+    return Delimited(AnyNumberOf(option, min_times=1))
+
+
+# --- end of Flink 1.20 syntax ---
+
+
 def _build() -> Dialect:
     flink = load_raw_dialect("flink")
     from sqlfluff.dialects import dialect_flink as flink_module
@@ -260,6 +335,70 @@ def _build() -> Dialect:
         SetStatementSegment=SetStatementSegment,
         TemporalQuerySegment=TemporalQuerySegment,
     )
+
+    # --- Flink 1.20 syntax that `flink` lacks (see the module-level block) ---
+
+    # Plural interval units: `INTERVAL '15' SECONDS`, also inside WATERMARK
+    # definitions. Without this a WATERMARK failed outright, and in a select
+    # list `INTERVAL '15' SECONDS` was misread as `INTERVAL '15'` aliased
+    # `SECONDS`. Same shape as flink's IntervalExpressionSegment, wider unit.
+    dataphin.add(
+        DataphinPluralDatetimeUnitSegment=MultiStringParser(
+            PLURAL_INTERVAL_UNITS, CodeSegment, type="date_part"
+        ),
+    )
+
+    class IntervalExpressionSegment(flink_module.IntervalExpressionSegment):
+        """``INTERVAL '1' DAY``, ``INTERVAL '15' SECONDS``, ``INTERVAL 3 MINUTES(2)``."""
+
+        match_grammar = Sequence(
+            "INTERVAL",
+            OneOf(
+                Sequence(
+                    Ref("NumericLiteralSegment"),
+                    OneOf(Ref("QuotedLiteralSegment"), _interval_unit_grammar()),
+                ),
+                Ref("QuotedLiteralSegment"),
+                Sequence(
+                    Ref("QuotedLiteralSegment"),
+                    OneOf(Ref("QuotedLiteralSegment"), _interval_unit_grammar()),
+                ),
+            ),
+        )
+
+    # `x [NOT] SIMILAR TO 'pattern' [ESCAPE 'c']`: one more LIKE operator
+    # (LikeExpressionGrammar already brings NOT and ESCAPE), as in postgres.
+    dataphin.replace(
+        LikeGrammar=flink.get_grammar("LikeGrammar").copy(insert=[Sequence("SIMILAR", "TO")]),
+    )
+
+    # `TIMESTAMPADD(DAY, n, ts)`: the unit is a keyword, not a column, so the
+    # call needs the date-part function path that TIMESTAMPDIFF already uses.
+    # The tree is `function` > `function_name` > `function_name_identifier`.
+    dataphin.sets("date_part_function_name").update(["TIMESTAMPADD"])
+
+    # `CREATE [TEMPORARY] TABLE x WITH (...) [LIKE y (...) | AS query]`
+    # without a column list: one more branch after flink's alternatives.
+    flink_create = flink_module.CreateTableStatementSegment.match_grammar
+    *create_head, flink_bodies = flink_create._elements  # ..., TableReferenceSegment, OneOf(...)
+    assert isinstance(flink_bodies, OneOf), "sqlfluff's flink CREATE TABLE grammar changed shape"
+
+    class CreateTableStatementSegment(flink_module.CreateTableStatementSegment):
+        """Flink's ``CREATE TABLE``, plus the forms without a column list."""
+
+        match_grammar = Sequence(
+            *create_head,
+            flink_bodies.copy(insert=[_create_table_without_columns_grammar()]),
+        )
+
+    # `LIKE t (EXCLUDING ALL INCLUDING GENERATED)`: space-separated options.
+    dataphin.replace(LikeOptionsSegment=_like_options_grammar())
+
+    dataphin.replace(
+        IntervalExpressionSegment=IntervalExpressionSegment,
+        CreateTableStatementSegment=CreateTableStatementSegment,
+    )
+    # --- end of Flink 1.20 syntax ---
     return dataphin
 
 

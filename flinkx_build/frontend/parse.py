@@ -8,9 +8,11 @@ hash (`cache`) and lint can read the very same facts from its own parse.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from sqlfluff.core import FluffConfig
 from sqlfluff.core import Linter
@@ -25,7 +27,20 @@ from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import SyntaxProblem
 from flinkx_build.frontend.template import sqlfluff_templater_config
 
-FRONTEND_VERSION = "5"  # bump when extraction changes: it invalidates the parse cache
+def _frontend_version() -> str:
+    """Changes whenever the grammar or the extraction code changes: the parse cache key.
+
+    Hashing the front-end's own sources means nobody has to remember to bump
+    a number when the dialect learns a construct.
+    """
+    folder = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in ("dialect.py", "extract.py", "hints.py", "splitter.py", "statements.py", "parse.py", "template.py"):
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+FRONTEND_VERSION = _frontend_version()
 
 
 def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:
