@@ -90,6 +90,11 @@ WINDOW_TVF = {
     "SESSION": "SESSION(TABLE t PARTITION BY a, DESCRIPTOR(ts), INTERVAL '1' MINUTE)",
 }
 
+# Collection functions called in FROM: CROSS JOIN UNNEST(arr) AS t(x).
+FROM_CLAUSE = {
+    "UNNEST": "SELECT * FROM t CROSS JOIN UNNEST(t.a) AS u(x)",
+}
+
 TYPE_SAMPLES = {
     "CHAR": "CHAR(10)", "VARCHAR": "VARCHAR(10)", "STRING": "STRING", "BOOLEAN": "BOOLEAN",
     "BINARY": "BINARY(8)", "VARBINARY": "VARBINARY(8)", "BYTES": "BYTES",
@@ -165,6 +170,8 @@ def callable_forms(session: FlinkSession, name: str) -> str | None:
         return GROUP_WINDOW[name]
     if name in WINDOW_TVF and parses(session, f"SELECT * FROM TABLE({WINDOW_TVF[name]})"):
         return WINDOW_TVF[name]
+    if name in FROM_CLAUSE and parses(session, FROM_CLAUSE[name]):
+        return FROM_CLAUSE[name]
     return None
 
 
@@ -198,7 +205,7 @@ def builtin_functions(session: FlinkSession) -> tuple[dict[str, set[str]], list[
         else:
             rejected.append(upper)
     # 3. Special-syntax built-ins, each verified with the parser.
-    for name in list(SYNTAX_SAMPLES) + list(WINDOW_TVF):
+    for name in list(SYNTAX_SAMPLES) + list(WINDOW_TVF) + list(FROM_CLAUSE):
         if callable_forms(session, name) is not None:
             sources.setdefault(name, set()).add("syntax")
         else:
