@@ -3,7 +3,6 @@ package flinkx.standin;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.DataTypeFactory;
 import org.apache.flink.table.functions.AggregateFunction;
-import org.apache.flink.table.types.inference.InputTypeStrategies;
 import org.apache.flink.table.types.inference.TypeInference;
 import org.apache.flink.table.types.inference.TypeStrategies;
 import org.apache.flink.types.Row;
@@ -44,12 +43,10 @@ public class StandinAggregateFunction extends AggregateFunction<Object, Row> {
 
     @Override
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
-        return TypeInference.newBuilder()
-                .inputTypeStrategy(InputTypeStrategies.WILDCARD)
+        return StandinTypes.anyArgumentsReturning(typeFactory, returnType)
                 .accumulatorTypeStrategy(
                         TypeStrategies.explicit(
                                 DataTypes.ROW(DataTypes.FIELD("n", DataTypes.BIGINT()))))
-                .outputTypeStrategy(TypeStrategies.explicit(typeFactory.createDataType(returnType)))
                 .build();
     }
 

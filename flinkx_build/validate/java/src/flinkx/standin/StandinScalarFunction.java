@@ -2,9 +2,7 @@ package flinkx.standin;
 
 import org.apache.flink.table.catalog.DataTypeFactory;
 import org.apache.flink.table.functions.ScalarFunction;
-import org.apache.flink.table.types.inference.InputTypeStrategies;
 import org.apache.flink.table.types.inference.TypeInference;
-import org.apache.flink.table.types.inference.TypeStrategies;
 
 /**
  * Stands in for a user's scalar UDF, whose class is not available to the validator: it accepts
@@ -27,10 +25,7 @@ public class StandinScalarFunction extends ScalarFunction {
 
     @Override
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
-        return TypeInference.newBuilder()
-                .inputTypeStrategy(InputTypeStrategies.WILDCARD)
-                .outputTypeStrategy(TypeStrategies.explicit(typeFactory.createDataType(returnType)))
-                .build();
+        return StandinTypes.anyArgumentsReturning(typeFactory, returnType).build();
     }
 
     @Override

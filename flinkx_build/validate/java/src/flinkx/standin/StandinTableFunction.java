@@ -2,9 +2,7 @@ package flinkx.standin;
 
 import org.apache.flink.table.catalog.DataTypeFactory;
 import org.apache.flink.table.functions.TableFunction;
-import org.apache.flink.table.types.inference.InputTypeStrategies;
 import org.apache.flink.table.types.inference.TypeInference;
-import org.apache.flink.table.types.inference.TypeStrategies;
 
 /** Stands in for a user's table function: any arguments, rows of the declared type. */
 public class StandinTableFunction extends TableFunction<Object> {
@@ -22,10 +20,7 @@ public class StandinTableFunction extends TableFunction<Object> {
 
     @Override
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
-        return TypeInference.newBuilder()
-                .inputTypeStrategy(InputTypeStrategies.WILDCARD)
-                .outputTypeStrategy(TypeStrategies.explicit(typeFactory.createDataType(returnType)))
-                .build();
+        return StandinTypes.anyArgumentsReturning(typeFactory, returnType).build();
     }
 
     @Override
