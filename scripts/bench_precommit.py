@@ -311,9 +311,9 @@ def timed_load_yaml(path, display, *rest):
         spent[1] += 1
 yaml_io.load_yaml = tables.load_yaml = workspace.load_yaml = timed_load_yaml
 from flinkx_build.commands.common import open_session
-from flinkx_build.commands.lint import split_paths
+from flinkx_build.commands.lint import group_paths
 from flinkx_build.lint.run import lint_workspace
-ws, files = split_paths((Path(sys.argv[1]),))
+[(ws, files)] = group_paths((Path(sys.argv[1]),))
 t2 = time.perf_counter()
 session = open_session(ws)
 t3 = time.perf_counter()

@@ -335,6 +335,15 @@ def test_yaml_locked_list_and_hint(ws):
 
 
 # 12. engines
+def test_blink_backticks_reserved_option_keys(ws):
+    # seed 000's blink demo: `group.id` = '...', bootstrap.servers = '...'
+    table = "type: kafka010\ncolumns: [{name: message, type: VARBINARY}]\nwith: {type: kafka010, group.id: g, bootstrap.servers: 'ip1:port1', partition: ds=1}\n"
+    root = ws("SELECT message FROM kafka_table;\n", engine="blink", extra={"projects/p/tables/kafka_table.yaml": table})
+    sql = squash(compile_task(root, "p/t"))
+    assert "type = 'kafka010', `group.id` = 'g', bootstrap.servers = 'ip1:port1', `partition` = 'ds=1'" in sql
+    assert "-- Target: Alibaba Blink, stream mode." in compile_task(root, "p/t")
+
+
 def test_blink_legacy_syntax(ws):
     root = ws("INSERT INTO hbase_output SELECT behavior, behavior, behavior, user_id FROM kafkaTable;\n", engine="blink")
     sql = squash(compile_task(root, "p/t"))
@@ -373,6 +382,7 @@ LD_SINK = {
         columns:
           - {name: a, type: INT}
           - {name: b, type: BIGINT}
+          - {name: ts, type: "TIMESTAMP(3)"}
           - {name: windowStart, type: "TIMESTAMP(3)"}
           - {name: windowEnd, type: "TIMESTAMP(3)"}
         with: {connector: print}
@@ -387,7 +397,7 @@ LATE_TASK = (
 
 def test_mrs_late_data_sink_brings_its_table(ws):
     sql = squash(compile_task(ws(LATE_TASK.format(end="windowEnd"), engine="mrs", extra=LD_SINK), "p/t"))
-    assert "CREATE TEMPORARY TABLE LD_SINK ( a INT, b BIGINT, windowStart TIMESTAMP(3), windowEnd TIMESTAMP(3) )" in sql
+    assert "CREATE TEMPORARY TABLE LD_SINK ( a INT, b BIGINT, ts TIMESTAMP(3), windowStart TIMESTAMP(3), windowEnd TIMESTAMP(3) )" in sql
     assert "/*+ LATE_DATA_SINK('sink.name'='LD_SINK', 'window.start.field'='windowStart', 'window.end.field'='windowEnd') */" in sql
 
 

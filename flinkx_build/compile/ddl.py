@@ -1,8 +1,11 @@
 """compile: DDL for the meta tables and functions a task uses, per engine."""
 from __future__ import annotations
 
+import re
+
 from flinkx_build.model import Function
 from flinkx_build.resolve.builtins import quote_identifier as q
+from flinkx_build.resolve.builtins import reserved_words
 from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import TableDef
 
@@ -45,10 +48,19 @@ def table_ddl(defn: TableDef, name: str, engine: str) -> str:
     # the connector first, as people write it, even when a mirror block supplies it
     ordered = sorted(defn.options.items(), key=lambda kv: kv[0] not in ("connector", "type"))
     if engine == "blink":
-        options = ",\n".join(f"  {key} = {_literal(value)}" for key, value in ordered)
+        options = ",\n".join(f"  {_blink_key(key)} = {_literal(value)}" for key, value in ordered)
         return f"CREATE TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
     options = ",\n".join(f"  {_literal(key)} = {_literal(value)}" for key, value in ordered)
     return f"CREATE TEMPORARY TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
+
+
+def _blink_key(key: str) -> str:
+    """Blink writes WITH keys bare, backticked when a part is reserved (seed 000:
+    `group.id`, `partition`) or not a plain word; `bootstrap.servers` stays bare."""
+    parts = key.split(".")
+    if all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p) and reserved_words().get(p.upper()) != "error" for p in parts):
+        return key
+    return "`" + key.replace("`", "``") + "`"
 
 
 def _crop(defn: TableDef) -> list[ColumnDef]:

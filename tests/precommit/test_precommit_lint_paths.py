@@ -57,11 +57,16 @@ def test_the_rest_of_the_workspace_is_context(tree, tool_env):
     assert has_line(result, f"wh/{MINI_LOAD}:4:13: FX130 unknown table 'dwd_orders' in project 'dwd'"), result.describe()
 
 
-def test_files_of_two_workspaces_are_a_usage_error(tree, tool_env):
+def test_files_of_two_workspaces_are_each_linted_in_their_own(tree, tool_env):
     copy_workspace(MINI, tree / "other")
-    result = flinkx(tree, tool_env, "lint", f"wh/{MINI_LOAD}", "other/flinkx.yaml")
-    assert result.returncode == 2
-    assert result.lines == ["flinkx: error: the files belong to 2 workspaces (other, wh); lint one workspace at a time"]
+    clean = flinkx(tree, tool_env, "lint", f"wh/{MINI_LOAD}", "other/flinkx.yaml")
+    assert clean.returncode == 0, clean.describe()
+    (tree / "other" / "projects" / "dwd" / "tables" / "dwd_orders.yaml").unlink()
+    broken = flinkx(tree, tool_env, "lint", f"wh/{MINI_LOAD}", f"other/{MINI_LOAD}")
+    assert broken.returncode == 1
+    # the table is missing in `other` only: `wh`'s copy of the task stays clean
+    assert has_line(broken, f"other/{MINI_LOAD}:4:13: FX130 unknown table 'dwd_orders' in project 'dwd'"), broken.describe()
+    assert not any(line.startswith("wh/") for line in broken.lines), broken.describe()
 
 
 def test_a_file_outside_any_workspace_is_a_usage_error(tree, tool_env):
