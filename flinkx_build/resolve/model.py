@@ -9,7 +9,6 @@ from dataclasses import field
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.frontend.statements import Pos
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Task
@@ -125,7 +124,6 @@ class ResolvedTask:
     writes: set[str]
     columns_read: dict[str, set[str]]
     diagnostics: list[Diagnostic]
-    set_positions: dict[str, Pos] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
