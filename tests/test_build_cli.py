@@ -105,3 +105,20 @@ def test_cached_build_equals_uncached(ws, cli, tmp_path):
     cli("build", str(ws), "--out", str(tmp_path / "c"), "--no-cache")
     texts = [(tmp_path / d / "dwd" / "sync" / "events.sql").read_text() for d in "abc"]
     assert texts[0] == texts[1] == texts[2]
+
+
+def test_parallel_parse_equals_serial(make_workspace):
+    from flinkx_build.pipeline import PARALLEL_THRESHOLD
+    from flinkx_build.pipeline import Session
+
+    files = dict(WS)
+    for n in range(PARALLEL_THRESHOLD + 4):
+        files[f"projects/dwd/tasks/many/t{n:02d}.sql"] = f"INSERT INTO events SELECT id, `value` FROM ods.events WHERE id <> '{n}';\n"
+    ws = make_workspace(files)
+    parallel = Session.open(ws, use_cache=False)
+    tasks = parallel.tasks()
+    parallel.prefetch(tasks)
+    serial = Session.open(ws, use_cache=False)
+    for task in tasks:
+        assert parallel.compiled(task).text == serial.compiled(task).text
+        assert [s.to_json() for s in parallel.parsed(task)] == [s.to_json() for s in serial.parsed(task)]

@@ -26,7 +26,9 @@ def compile_workspace(session: Session, projects: list[str]):
     diags = list(session.load_diagnostics)
     outputs: dict[str, tuple[str, str]] = {}
     resolved = []
-    for task in session.tasks(projects):
+    tasks = session.tasks(projects)
+    session.prefetch(tasks)
+    for task in tasks:
         rt = session.resolved(task)
         resolved.append(rt)
         diags.extend(rt.diagnostics)

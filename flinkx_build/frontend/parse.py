@@ -27,6 +27,7 @@ from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import SyntaxProblem
 from flinkx_build.frontend.template import sqlfluff_templater_config
 
+
 def _frontend_version() -> str:
     """Changes whenever the grammar or the extraction code changes: the parse cache key.
 
