@@ -406,6 +406,13 @@ def test_mrs_late_data_sink_window_fields_must_be_timestamps(ws):
     assert any("FX151 window.end.field 'b' is BIGINT, not a TIMESTAMP, in the late-data sink p.LD_SINK" in e for e in errors)
 
 
+def test_mrs_late_data_sink_must_hold_the_window_input_fields(ws):
+    # seed 003: "The fields of the sink must be the same as the input data of the window"
+    sink = LD_SINK["projects/p/tables/LD_SINK.yaml"].replace("          - {name: ts, type: \"TIMESTAMP(3)\"}\n", "          - {name: c, type: VARCHAR}\n")
+    errors = task_errors(ws(LATE_TASK.format(end="windowEnd"), engine="mrs", extra={"projects/p/tables/LD_SINK.yaml": sink}), "p/t")
+    assert any("FX151 the late-data sink p.LD_SINK must hold the window's input fields: missing ts; not an input c" in e for e in errors), errors
+
+
 def test_source_parallelism_is_mrs_only(ws):
     task = "SET kafkaTable.`source.parallelism` = '2';\nINSERT INTO kafkaTable SELECT /*+ DISTRIBUTEBY('user_id') */ * FROM kafkaTable;\n"
     assert "'source.parallelism' = '2'" in compile_task(ws(task, engine="mrs"), "p/t")

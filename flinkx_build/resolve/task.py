@@ -75,7 +75,9 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         resolved.columns_read.setdefault(table.key, set()).update(used if ref.role != "write" else set())
         _check_hints(ws, table, ref, path, diags)
         if ref.in_hint:
-            _check_late_data_sink(rs.parsed, ref, table, path, diags)
+            inputs = [(r, t) for s_, r, t in meta_refs if s_ is rs and r.role == "read"]
+            window_input = _columns_used(rs.parsed, *inputs[0]) if len(inputs) == 1 else None
+            _check_late_data_sink(rs.parsed, table, window_input, path, diags)
         definition = effective_definition(
             table, settings.get(table.key), ref, engine=ws.config.engine, mode=mode,
             task_path=path, used_columns=used, diags=diags,
@@ -216,12 +218,21 @@ def _check_engine_options(engine: str, table: MetaTable, definition, diags: list
         diags.append(Diagnostic(path, line, col, "FX170", f"'{key}' of {table.project}.{table.name} needs the mrs engine; engine '{engine}' does not support it"))
 
 
-def _check_late_data_sink(stmt: ParsedStatement, ref: TableRef, table: MetaTable, path: str, diags: list[Diagnostic]) -> None:
-    """Seed 003: window.start.field / window.end.field name TIMESTAMP columns of the late-data sink."""
+def _check_late_data_sink(stmt: ParsedStatement, table: MetaTable, window_input: set[str] | None, path: str, diags: list[Diagnostic]) -> None:
+    """Seed 003: the late-data sink holds the window's input fields (in any order) plus the
+    TIMESTAMP columns named by window.start.field / window.end.field."""
     for hint in stmt.select_hints:
         for item in hint.items:
             if item.lower != "late_data_sink":
                 continue
+            bounds = {column.lower() for key, column in item.options if key.lower() in ("window.start.field", "window.end.field")}
+            if window_input is not None:
+                fields = {c.name.lower() for c in table.columns if not c.header} - bounds
+                wanted = {c.lower() for c in window_input}
+                missing, extra = sorted(wanted - fields), sorted(fields - wanted)
+                if missing or extra:
+                    detail = "; ".join(part for part in (f"missing {', '.join(missing)}" if missing else "", f"not an input {', '.join(extra)}" if extra else "") if part)
+                    diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX151", f"the late-data sink {table.project}.{table.name} must hold the window's input fields: {detail}"))
             for key, column in item.options:
                 if key.lower() not in ("window.start.field", "window.end.field"):
                     continue
