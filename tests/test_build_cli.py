@@ -122,3 +122,19 @@ def test_parallel_parse_equals_serial(make_workspace):
     for task in tasks:
         assert parallel.compiled(task).text == serial.compiled(task).text
         assert [s.to_json() for s in parallel.parsed(task)] == [s.to_json() for s in serial.parsed(task)]
+
+
+def test_task_local_table_shadows_the_meta_table(make_workspace):
+    from tests.helpers import compile_task
+
+    ws = make_workspace({
+        **WS,
+        "projects/dwd/tasks/debug.sql": (
+            "CREATE TEMPORARY TABLE events (id STRING, `value` STRING) WITH ('connector' = 'print');\n"
+            "INSERT INTO events SELECT id, `value` FROM ods.events;\n"
+        ),
+    })
+    sql = compile_task(ws, "dwd/debug")
+    assert "'connector' = 'print'" in sql and "jdbc" not in sql  # dwd.events (jdbc) is not used
+    assert "CREATE TEMPORARY TABLE ods_events (" in sql  # renamed: the local name is taken
+    assert sql.rstrip().endswith("INSERT INTO events SELECT id, `value` FROM ods_events AS events;")
