@@ -138,3 +138,13 @@ def test_example_workspace_is_clean_whole_and_file_by_file(tmp_path):
     one = next((tmp_path / "ws" / "projects").rglob("*.sql"))
     result = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", str(one)], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_reserved_word_warnings_are_opt_in_warnings(ws, cli):
+    task = "SELECT id AS name, id AS value FROM src;\n"
+    assert codes(cli("lint", str(ws(task)))) == ["FX01"]  # only `value`: Flink rejects it
+    result = cli("lint", str(ws(task, config="lint:\n  reserved_word_warnings: on\n")))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and "'name'" in lines[0] and "'value'" in lines[1]
+    assert "1 error(s), 1 warning(s)" in result.stderr

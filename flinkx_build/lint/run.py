@@ -7,6 +7,7 @@ tree of that lint run is read into the facts the resolver works on. So
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +26,7 @@ from flinkx_build.lint.noqa import suppressed
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
+from flinkx_build.resolve.builtins import reserved_words
 
 SQL_RULES = ("FX01", "FX02", "FX03")
 
@@ -54,7 +56,8 @@ def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
     ws = session.workspace
     lint_cfg = ws.config.lint
     context = session.context_for(task)
-    rules = enabled_sql_rules(lint_cfg) or ("FX03",)  # sqlfluff runs every rule when given none
+    # sqlfluff runs every rule when given none; what runs here but is off is dropped by _configured
+    rules = enabled_sql_rules(lint_cfg) or ("FX03",)
     linter = rules_linter(context_key(context), rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings)
     diags: list[Diagnostic] = []
     parsed: list[ParsedStatement] = []
@@ -88,9 +91,17 @@ def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
     return TaskLint(diags, fixed_text)
 
 
+_FX01_WORD = re.compile(r"Reserved word '([^']+)'")
+
+
 def _severity(violation: SQLLintError, lint_cfg: LintConfig) -> str:
     if violation.rule_code() in lint_cfg.severities:
         return lint_cfg.severities[violation.rule_code()]
+    if violation.rule_code() == "FX01":
+        # words Flink documents as reserved but accepts unquoted are warnings (reserved_word_warnings)
+        m = _FX01_WORD.search(violation.desc())
+        if m and reserved_words().get(m.group(1).upper()) == "warning":
+            return "warning"
     return "warning" if violation.warning else "error"
 
 
