@@ -100,3 +100,18 @@ def test_a_cycle_of_tasks_fails_the_build(make_workspace, cli):
     assert result.exit_code == 1
     [line] = [l for l in result.stderr.splitlines() if "FX200" in l]
     assert "dependency cycle" in line and "task.ods.back" in line and "task.ods.copy" in line
+
+
+@pytest.mark.parametrize(
+    "task, message",
+    [
+        ("BEGIN STATEMENT SET;\nINSERT INTO order_sink SELECT order_id, amount FROM orders;\n", "1:1: FX120 BEGIN STATEMENT SET is not closed by END;"),
+        ("INSERT INTO order_sink SELECT order_id, amount FROM orders;\nEND;\n", "2:1: FX120 END without BEGIN STATEMENT SET"),
+        ("SET orders.tableType = 'KAFKA';\nINSERT INTO order_sink SELECT order_id, amount FROM orders;\n", "FX132 tableType 'KAFKA' does not match ods.orders, a DATAGEN table"),
+    ],
+)
+def test_statement_set_and_table_type_mistakes(make_workspace, cli, task, message):
+    ws = make_workspace({**BASE, "projects/ods/tasks/copy.sql": task})
+    result = cli("build", str(ws))
+    assert result.exit_code == 1
+    assert message in result.stderr

@@ -118,6 +118,8 @@ def _syntax_problem(tree: BaseSegment | None, violations: list, chunk: Chunk) ->
 def _clean_message(desc: str) -> str:
     """sqlfluff's message without its own position prefix and grammar dump."""
     desc = re.sub(r"^Line \d+, Position \d+: ", "", desc.splitlines()[0] if desc else "")
+    if desc.startswith("Unable to lex characters: ") and "${" in desc:
+        return desc + " (a secret renders as ${name}: use it inside a string literal)"
     desc = desc.replace("Found unparsable section", "cannot parse")
     desc = desc.split(". Expected:")[0].split(" Expected:")[0]
     return desc or "syntax error"

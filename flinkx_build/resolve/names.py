@@ -38,9 +38,13 @@ def find_table(ws: Workspace, current: str, project: str | None, name: str, pos:
 
 def choose_candidate(lookup: TableLookup, table_type: str | None, first_pos: Pos, path: str, diags: list[Diagnostic]) -> MetaTable | None:
     """Seed 000: a name that is both a stream and an offline table needs tableType."""
-    if len(lookup.candidates) == 1:
-        return lookup.candidates[0]
     labels = sorted(table_type_label(t) for t in lookup.candidates)
+    if len(lookup.candidates) == 1:
+        table = lookup.candidates[0]
+        if table_type and table_type.upper() not in (table_type_label(table), table.type.upper()):
+            diags.append(Diagnostic(path, first_pos.line, first_pos.col, "FX132", f"tableType '{table_type}' does not match {lookup.project}.{lookup.name}, a {labels[0]} table"))
+            return None
+        return table
     if table_type:
         wanted = table_type.upper()
         for table in lookup.candidates:

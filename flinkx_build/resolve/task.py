@@ -47,14 +47,18 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     local_tables: set[str] = set()
     local_functions: set[str] = set()
     meta_refs: list[tuple[ResolvedStatement, TableRef, MetaTable]] = []
-    in_set = False
+    in_set = None  # the BEGIN STATEMENT SET that is open
     for rs in statements:
         stmt = rs.parsed
-        rs.in_statement_set = in_set
+        rs.in_statement_set = in_set is not None
         if stmt.kind == "begin_statement_set":
-            in_set = True
+            if in_set is not None:
+                diags.append(Diagnostic(path, stmt.pos.line, stmt.pos.col, "FX120", "BEGIN STATEMENT SET inside an open statement set"))
+            in_set = stmt
         elif stmt.kind == "end":
-            in_set = False
+            if in_set is None:
+                diags.append(Diagnostic(path, stmt.pos.line, stmt.pos.col, "FX120", "END without BEGIN STATEMENT SET"))
+            in_set = None
         elif stmt.kind == "set_option":
             rs.emit = stmt.set_option is not None and is_flink_config(ws, task.project, stmt.set_option)
         for ref in stmt.tables:
@@ -66,6 +70,8 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         for fref in stmt.functions:
             rs.functions.append(_bind_function(ws, task, fref, local_functions, resolved, diags))
 
+    if in_set is not None:
+        diags.append(Diagnostic(path, in_set.pos.line, in_set.pos.col, "FX120", "BEGIN STATEMENT SET is not closed by END;"))
     _name_tables(resolved, meta_refs, local_tables)
     _name_functions(resolved)
     _rename_in_computed_columns(settings, statements, resolved)
