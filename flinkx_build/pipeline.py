@@ -45,6 +45,7 @@ class Session:
     mode: str
     _parsed: dict[str, list[ParsedStatement]] = field(default_factory=dict)
     _resolved: dict[str, ResolvedTask] = field(default_factory=dict)
+    _compiled: dict[str, CompiledScript] = field(default_factory=dict)
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
@@ -109,6 +110,7 @@ class Session:
         """Adopt a parse made elsewhere (lint parses while it lints)."""
         self._parsed[task.key] = statements
         self._resolved.pop(task.key, None)
+        self._compiled.pop(task.key, None)
         context = self.context_for(task)
         self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
 
@@ -120,8 +122,10 @@ class Session:
         return self._resolved[task.key]
 
     def compiled(self, task: Task) -> CompiledScript:
-        ws = self.workspace
-        return compile_task(self.resolved(task), ws.config.engine, ws.config.flink_version, self.mode)
+        if task.key not in self._compiled:
+            ws = self.workspace
+            self._compiled[task.key] = compile_task(self.resolved(task), ws.config.engine, ws.config.flink_version, self.mode)
+        return self._compiled[task.key]
 
     def tasks(self, projects: list[str] | None = None) -> list[Task]:
         tasks = self.workspace.all_tasks()

@@ -22,7 +22,7 @@ from flinkx_build.pipeline import Session
 
 
 def compile_workspace(session: Session, projects: list[str]):
-    """(outputs: task key -> (relative path, text), resolved tasks, diagnostics)."""
+    """(outputs: task key -> (relative path, text), resolved tasks, diagnostics, graph)."""
     diags = list(session.load_diagnostics)
     outputs: dict[str, tuple[str, str]] = {}
     resolved = []
@@ -37,7 +37,7 @@ def compile_workspace(session: Session, projects: list[str]):
     # a chain of tasks that feeds back into itself cannot be deployed in order
     graph = workspace_graph(session.workspace, resolved)
     diags.extend(cycle_diagnostics(graph, find_cycles(graph)))
-    return outputs, resolved, diags
+    return outputs, resolved, diags, graph
 
 
 @click.command("build")
@@ -52,7 +52,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     started = time.perf_counter()
     session = open_session(workspace, mode, use_cache=not no_cache)
     selected = check_projects(session, projects)
-    outputs, resolved, diags = compile_workspace(session, selected)
+    outputs, resolved, diags, graph = compile_workspace(session, selected)
     errors = [d for d in diags if d.is_error]
     if errors:
         raise WorkspaceErrors(diags)
@@ -64,7 +64,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         click.echo(f"flinkx: {len(outputs)} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)")
         return
     files = {rel: text for rel, text in outputs.values()}
-    manifest = build_manifest(ws, resolved, {k: v[0] for k, v in outputs.items()})
+    manifest = build_manifest(ws, resolved, {k: v[0] for k, v in outputs.items()}, graph)
     keep = set(ws.projects) - set(selected) if selected else None
     write_build(out_dir, files, manifest, keep)
     click.echo(f"flinkx: built {len(outputs)} tasks of {len({k.split('/')[0] for k in outputs})} projects into {out_dir} ({time.perf_counter() - started:.1f} s)")

@@ -58,7 +58,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if ws.config.engine not in VALIDATED_ENGINES:
         raise UsageError(f"flinkx validate checks Apache Flink SQL; engine '{ws.config.engine}' is not validated (use engine flink or vvr)")
     selected = check_projects(session, projects)
-    outputs, resolved, diags = compile_workspace(session, selected)
+    outputs, resolved, diags, _ = compile_workspace(session, selected)
     if any(d.is_error for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []

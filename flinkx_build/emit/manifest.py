@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import networkx as nx
+
 from flinkx_build import __version__
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
@@ -20,9 +22,8 @@ def function_node(key: str) -> str:
     return "function." + key.replace(":", ".", 1)
 
 
-def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[str, str]) -> dict[str, Any]:
-    from flinkx_build.graph.build import workspace_graph
-
+def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[str, str], graph: nx.DiGraph) -> dict[str, Any]:
+    """`graph` is `graph.build.workspace_graph(ws, resolved)`: the build already has it."""
     tables = {}
     functions = {}
     projects = {}
@@ -50,7 +51,6 @@ def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[st
             "functions": sorted(function_node(k) for k in rt.functions),
             "columns_read": {table_node(k): sorted(v) for k, v in sorted(rt.columns_read.items())},
         }
-    graph = workspace_graph(ws, resolved)
     return {
         "metadata": {"generator": f"flinkx {__version__}", "engine": ws.config.engine, "flink_version": ws.config.flink_version},
         "projects": projects, "tables": tables, "functions": functions, "tasks": tasks,

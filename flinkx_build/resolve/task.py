@@ -1,8 +1,6 @@
 """resolve: bind every table, function and SET of a parsed task."""
 from __future__ import annotations
 
-import re
-
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.statements import ParsedStatement
@@ -47,6 +45,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     local_tables: set[str] = set()
     local_functions: set[str] = set()
     meta_refs: list[tuple[ResolvedStatement, TableRef, MetaTable]] = []
+    firsts = first_uses(parsed)
     in_set = None  # the BEGIN STATEMENT SET that is open
     for rs in statements:
         stmt = rs.parsed
@@ -62,7 +61,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         elif stmt.kind == "set_option":
             rs.emit = stmt.set_option is not None and is_flink_config(ws, task.project, stmt.set_option)
         for ref in stmt.tables:
-            rs.tables.append(_bind_table(ws, task, stmt, ref, local_tables, table_types, meta_refs, rs, diags))
+            rs.tables.append(_bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags))
         if stmt.kind in ("create_table", "create_view") and stmt.defines:
             local_tables.add(stmt.defines)
         if stmt.kind == "create_function" and stmt.defines:
@@ -120,7 +119,7 @@ def _rename_in_computed_columns(settings, statements: list[ResolvedStatement], r
             column.expression = text
 
 
-def _bind_table(ws, task, stmt, ref, local_tables, table_types, meta_refs, rs, diags) -> BoundTable:
+def _bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags) -> BoundTable:
     path = task.display_path
     if len(ref.parts) >= 3:
         return BoundTable("external", ".".join(ref.parts))
@@ -132,22 +131,27 @@ def _bind_table(ws, task, stmt, ref, local_tables, table_types, meta_refs, rs, d
     lookup = find_table(ws, task.project, ref.project, ref.name, ref.pos, path, diags, local_tables)
     if lookup is None:
         return BoundTable("error")
-    first = _first_use(task, lookup.name)
-    table = choose_candidate(lookup, table_types.get((lookup.project, lookup.name)), first or ref.pos, path, diags)
+    first = firsts.get(lookup.name, ref.pos)
+    table = choose_candidate(lookup, table_types.get((lookup.project, lookup.name)), first, path, diags)
     if table is None:
         return BoundTable("error")
     meta_refs.append((rs, ref, table))
     return BoundTable("meta", table.key)
 
 
-def _first_use(task: Task, name: str) -> Pos | None:
-    """Seed 000 reports the stream/offline conflict at the first line using the name."""
-    pattern = re.compile(r"(?<![\w`])`?" + re.escape(name) + r"`?(?![\w`])")
-    for number, line in enumerate(task.text.splitlines(), start=1):
-        m = pattern.search(line)
-        if m and not line.lstrip().startswith("--"):
-            return Pos(number, m.start() + 1)
-    return None
+def first_uses(parsed: list[ParsedStatement]) -> dict[str, Pos]:
+    """Where each table name is first written in the task (a reference or a SET target).
+
+    Seed 000 reports the stream/offline conflict at the first line using the name.
+    """
+    first: dict[str, Pos] = {}
+    for stmt in parsed:
+        places = [(ref.name, ref.pos) for ref in stmt.tables]
+        if stmt.set_option is not None:
+            places += [(part, stmt.set_option.pos) for part in stmt.set_option.parts[:2]]
+        for name, pos in sorted(places, key=lambda p: (p[1].line, p[1].col)):
+            first.setdefault(name, pos)
+    return first
 
 
 def _bind_function(ws, task, fref, local_functions, resolved: ResolvedTask, diags) -> BoundFunction:
