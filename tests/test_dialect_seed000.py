@@ -418,3 +418,20 @@ def test_source_parallelism_is_mrs_only(ws):
     assert "'source.parallelism' = '2'" in compile_task(ws(task, engine="mrs"), "p/t")
     errors = task_errors(ws("SET kafkaTable.`source.parallelism` = '2';\nSELECT user_id FROM kafkaTable;\n"), "p/t")
     assert any(":1:1: FX170 'source.parallelism' of p.kafkaTable needs the mrs engine" in e for e in errors)
+
+
+@pytest.mark.parametrize(
+    "version, statement",
+    [
+        ("3.7", "SET sls_stream.`watermark` = 'WATERMARK FOR ts AS withOffset(p:fix_ts(ts), 1000)';"),
+        ("3.6", "SET sls_stream.`watermark` = WATERMARK FOR ts AS withOffset(p:fix_ts(ts), 1000);"),
+    ],
+)
+def test_functions_in_a_watermark_resolve_like_anywhere(ws, version, statement):
+    extra = {"projects/p/functions/fix_ts.yaml": "class: com.shop.FixTs\nreturns: TIMESTAMP(3)\n"}
+    sql = squash(compile_task(ws(statement + "\nINSERT INTO sink SELECT a, b FROM sls_stream;\n", dataphin=version, extra=extra), "p/t"))
+    assert "WATERMARK FOR ts AS fix_ts(ts) - INTERVAL '1' SECOND" in sql
+    assert "CREATE TEMPORARY FUNCTION fix_ts AS 'com.shop.FixTs' LANGUAGE JAVA" in sql
+    broken = ws(statement.replace("p:fix_ts", "p:fix_tz") + "\nINSERT INTO sink SELECT a, b FROM sls_stream;\n", dataphin=version, extra=extra)
+    [error] = task_errors(broken, "p/t")
+    assert ":1:" in error and "FX140 function 'fix_tz' not found in project 'p' (did you mean 'fix_ts'?)" in error

@@ -31,6 +31,8 @@ _KINDS = {
 }
 # Parsed as function calls by sqlfluff, but SQL syntax in Flink: FROM TABLE(TUMBLE(...)).
 _SYNTAX_CALLS = {"TABLE"}
+# Dataphin's watermark helper, turned into Flink syntax by the build (withOffset -> INTERVAL).
+DATAPHIN_WATERMARK_FUNCTIONS = {"withoffset"}
 _IDENTIFIERS = ("naked_identifier", "quoted_identifier", "function_name_identifier", "dataphin_set_part", "identifier")
 
 
@@ -64,7 +66,10 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
     if stmt.kind == "set_option":
         stmt.set_option = _set_option(body, chunk)
         for computed in body.recursive_crawl("dataphin_computed_column"):
-            _functions(computed, chunk, stmt)  # calls inside computed columns (not withOffset)
+            _functions(computed, chunk, stmt)  # calls inside computed columns
+        for watermark in body.recursive_crawl("dataphin_watermark"):
+            _functions(watermark, chunk, stmt)  # the unquoted (3.6) watermark
+        stmt.functions = [f for f in stmt.functions if f.project or f.name.lower() not in DATAPHIN_WATERMARK_FUNCTIONS]
         return
     if stmt.kind == "flink_set":
         literals = [unquote(s.raw) for s in body.recursive_crawl("quoted_literal")]
@@ -141,6 +146,12 @@ def _legacy_options(seg: BaseSegment) -> dict[str, str]:
 
 
 def _functions(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
+    stmt.functions.extend(functions_in(body, chunk))
+
+
+def functions_in(body: BaseSegment, chunk: Chunk) -> list[FunctionRef]:
+    """Every function call below `body` (SQL syntax such as TABLE(...) excluded)."""
+    found = []
     for func in body.recursive_crawl("function"):
         name_seg = next((s for s in func.segments if s.is_type("function_name")), None)
         if name_seg is None:
@@ -152,9 +163,8 @@ def _functions(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
         names = [s for s in name_seg.segments if s.is_type(*_IDENTIFIERS)]
         if not names or (project is None and len(names) == 1 and names[0].raw.upper() in _SYNTAX_CALLS):
             continue
-        stmt.functions.append(
-            FunctionRef(identifier_text(names[-1]), project, len(names) > 1, span_of(name_seg), pos_of(name_seg, chunk))
-        )
+        found.append(FunctionRef(identifier_text(names[-1]), project, len(names) > 1, span_of(name_seg), pos_of(name_seg, chunk)))
+    return found
 
 
 def _set_option(body: BaseSegment, chunk: Chunk) -> SetOption:
@@ -166,6 +176,7 @@ def _set_option(body: BaseSegment, chunk: Chunk) -> SetOption:
     kind = "expression"
     value = value_seg.raw
     quoted = False
+    value_start = span_of(value_seg).start
     if value_seg.is_type("dataphin_watermark"):
         kind = "watermark"
     elif value_seg.is_type("dataphin_computed_column"):
@@ -180,11 +191,12 @@ def _set_option(body: BaseSegment, chunk: Chunk) -> SetOption:
             literal = next(s for s in literal.segments if s.is_code)
         if literal.is_type("quoted_literal"):
             kind, value, quoted = "literal", unquote(literal.raw), True
+            value_start = span_of(literal).start + 1
         elif literal.is_type("numeric_literal", "boolean_literal", "naked_identifier", "null_literal") or literal.is_type("keyword"):
             kind, value = "literal", literal.raw
     return SetOption(
         [identifier_text(p) for p in parts], [p.raw.startswith("`") for p in parts], kind, value_seg.raw, value, quoted,
-        computed, pos_of(body, chunk), pos_of(value_seg, chunk),
+        computed, pos_of(body, chunk), pos_of(value_seg, chunk), value_start,
     )
 
 

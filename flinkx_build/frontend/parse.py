@@ -19,11 +19,15 @@ from sqlfluff.core import Linter
 from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend import dialect
+from flinkx_build.frontend.extract import DATAPHIN_WATERMARK_FUNCTIONS
 from flinkx_build.frontend.extract import extract_statement
+from flinkx_build.frontend.extract import functions_in
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
+from flinkx_build.frontend.statements import FunctionRef
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
+from flinkx_build.frontend.statements import Span
 from flinkx_build.frontend.statements import SyntaxProblem
 from flinkx_build.frontend.template import sqlfluff_templater_config
 
@@ -99,7 +103,32 @@ def statement_from_tree(tree: BaseSegment | None, violations: list, chunk: Chunk
         return stmt
     assert tree is not None
     extract_statement(tree, chunk, stmt)
+    _quoted_watermark_functions(stmt, chunk)
     return stmt
+
+
+_WATERMARK_PREFIX = "SET t.w = "
+
+
+def _quoted_watermark_functions(stmt: ParsedStatement, chunk: Chunk) -> None:
+    """Function calls inside a quoted (3.7) watermark: parse the string's content too,
+    so they resolve and get Flink names like calls anywhere else."""
+    option = stmt.set_option
+    if option is None or option.parts[-1].lower() != "watermark" or not option.value_quoted:
+        return
+    if "'" in option.value or "\n" in option.value or option.value_start < 0:
+        return  # escapes or line breaks would shift the offsets: leave it to Flink
+    inner = Chunk(_WATERMARK_PREFIX + option.value, 0, 1, 1, "statement")
+    parsed = _linter(()).parse_string(inner.text, fname="watermark.sql")
+    watermark = next(parsed.tree.recursive_crawl("dataphin_watermark"), None) if parsed.tree else None
+    if watermark is None or parsed.violations:
+        return
+    shift = option.value_start - len(_WATERMARK_PREFIX)  # inner offsets -> statement offsets
+    for fref in functions_in(watermark, inner):
+        if fref.project or fref.name.lower() not in DATAPHIN_WATERMARK_FUNCTIONS:
+            col = option.value_pos.col + 1 + fref.span.start - len(_WATERMARK_PREFIX)  # +1: the quote
+            span = Span(fref.span.start + shift, fref.span.end + shift)
+            stmt.functions.append(FunctionRef(fref.name, fref.project, fref.qualified, span, Pos(option.value_pos.line, col)))
 
 
 def _syntax_problem(tree: BaseSegment | None, violations: list, chunk: Chunk) -> SyntaxProblem | None:

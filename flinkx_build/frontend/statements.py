@@ -92,6 +92,7 @@ class SetOption:
     computed: list[ComputedColumn]
     pos: Pos
     value_pos: Pos
+    value_start: int = -1  # rendered offset in the statement where `value` begins
 
 
 @dataclass
@@ -141,7 +142,7 @@ class ParsedStatement:
         if so:
             set_option = SetOption(
                 so["parts"], so["quoted"], so["value_kind"], so["value_text"], so["value"], so["value_quoted"],
-                [ComputedColumn(**c) for c in so["computed"]], Pos(**so["pos"]), Pos(**so["value_pos"]),
+                [ComputedColumn(**c) for c in so["computed"]], Pos(**so["pos"]), Pos(**so["value_pos"]), so.get("value_start", -1),
             )
         return cls(
             index=data["index"], kind=data["kind"], source=data["source"], rendered=data["rendered"],

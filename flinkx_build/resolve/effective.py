@@ -30,7 +30,8 @@ METADATA_KEYS = {
 }
 KEY_KINDS = {"primarykey": "primary_key", "index": "index", "uniqueindex": "unique_index"}
 _WATERMARK = re.compile(r"^\s*WATERMARK\s+(?:(?!FOR\b)[`\w]+\s+)?FOR\s+(`[^`]+`|\w+)\s+AS\s+(.+?)\s*$", re.IGNORECASE | re.DOTALL)
-_WITH_OFFSET = re.compile(r"withOffset\s*\(\s*(`[^`]+`|\w+)\s*,\s*(\d+)\s*\)", re.IGNORECASE)
+# withOffset(<rowtime expression>, <milliseconds>); the expression may itself call functions
+_WITH_OFFSET = re.compile(r"withOffset\s*\(\s*(.+)\s*,\s*(\d+)\s*\)", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
@@ -40,6 +41,8 @@ class TableSettings:
     options: dict[str, tuple[str, Origin]] = field(default_factory=dict)
     mode_options: dict[str, dict[str, tuple[str, Origin]]] = field(default_factory=lambda: {"stream": {}, "batch": {}})
     watermark: tuple[str, str, Origin] | None = None
+    # (statement index, rendered offset) of the watermark expression, for function renames
+    watermark_at: tuple[int, int] | None = None
     computed: list[ColumnDef] = field(default_factory=list)
     keys: dict[str, tuple[list[str], Origin]] = field(default_factory=dict)
     headers: dict[str, Origin] = field(default_factory=dict)
@@ -62,11 +65,12 @@ def split_columns(value: str) -> list[str]:
     return [c.strip().strip("`") for c in value.split(",") if c.strip()]
 
 
-def parse_watermark(text: str) -> tuple[str, str] | None:
+def parse_watermark(text: str) -> tuple[str, str, int] | None:
+    """(rowtime column, expression, offset of the expression in `text`)."""
     m = _WATERMARK.match(text)
     if not m:
         return None
-    return m.group(1).strip("`"), m.group(2)
+    return m.group(1).strip("`"), m.group(2), m.start(2)
 
 
 def flink_watermark_expression(expression: str, engine: str) -> str:

@@ -103,6 +103,7 @@ def _apply(ws: Workspace, table, target: TableSettings, stmt: ParsedStatement, o
             error("FX150", "the watermark must read WATERMARK [name] FOR <rowtime column> AS <expression>", option.value_pos)
             return
         target.watermark = (parsed[0], parsed[1], origin)
+        target.watermark_at = (stmt.index, option.value_start + parsed[2]) if option.value_start >= 0 else None
     elif len(rest) == 1 and head in ("computedcolumn", "proctime"):
         if option.value_kind != "computed" or not option.computed:
             error("FX150", f"SET ...{rest[0]} takes 'column AS expression'", option.value_pos)

@@ -100,24 +100,31 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
 
 
 def _rename_in_computed_columns(settings, statements: list[ResolvedStatement], resolved: ResolvedTask) -> None:
-    """`SET t.computedColumn = x AS dim:fn(c)`: the function gets its Flink name there too."""
+    """`SET t.computedColumn = x AS dim:fn(c)` (and functions in a watermark): the functions
+    get their Flink names there too, like in any statement."""
     for table_settings in settings.values():
         for column in table_settings.computed:
-            if column.expression_at is None:
-                continue
-            index, start = column.expression_at
-            rs = statements[index]
-            end = start + len(column.expression)
-            edits = [
-                (fref.span.start - start, fref.span.end - start, quote_identifier(resolved.functions[bound.key].emitted_name))
-                for fref, bound in zip(rs.parsed.functions, rs.functions)
-                if bound.kind == "project" and start <= fref.span.start < end
-            ]
-            text = rs.parsed.rendered[start:end]
-            for a, b, name in sorted(edits, reverse=True):
-                text = text[:a] + name + text[b:]
-            column.expression = text
+            if column.expression_at is not None:
+                column.expression = _renamed(column.expression, column.expression_at, statements, resolved)
+        if table_settings.watermark and table_settings.watermark_at is not None:
+            rowtime, expression, origin = table_settings.watermark
+            table_settings.watermark = (rowtime, _renamed(expression, table_settings.watermark_at, statements, resolved), origin)
 
+
+def _renamed(expression: str, at: tuple[int, int], statements: list[ResolvedStatement], resolved: ResolvedTask) -> str:
+    index, start = at
+    rs = statements[index]
+    end = start + len(expression)
+    if rs.parsed.rendered[start:end] != expression:
+        return expression  # the text is not where the parse says (escapes): leave it
+    edits = [
+        (fref.span.start - start, fref.span.end - start, quote_identifier(resolved.functions[bound.key].emitted_name))
+        for fref, bound in zip(rs.parsed.functions, rs.functions)
+        if bound.kind == "project" and start <= fref.span.start < end
+    ]
+    for a, b, name in sorted(edits, reverse=True):
+        expression = expression[:a] + name + expression[b:]
+    return expression
 
 def _bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags) -> BoundTable:
     path = task.display_path
