@@ -63,12 +63,13 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
     if body is None:
         return
     stmt.kind = _KINDS.get(body.type, "other")
+    stmt.normalized = normalized(tree)
     if stmt.kind == "set_option":
         stmt.set_option = _set_option(body, chunk)
-        for computed in body.recursive_crawl("dataphin_computed_column"):
-            _functions(computed, chunk, stmt)  # calls inside computed columns
-        for watermark in body.recursive_crawl("dataphin_watermark"):
-            _functions(watermark, chunk, stmt)  # the unquoted (3.6) watermark
+        # calls and columns inside computed columns and the unquoted (3.6) watermark
+        for expression in body.recursive_crawl("dataphin_computed_column", "dataphin_watermark"):
+            _functions(expression, chunk, stmt)
+            stmt.columns.extend(columns_in(expression, chunk))
         stmt.functions = [f for f in stmt.functions if f.project or f.name.lower() not in DATAPHIN_WATERMARK_FUNCTIONS]
         return
     if stmt.kind == "flink_set":
@@ -87,9 +88,53 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
     _tables(tree, body, defined, chunk, stmt)
     if stmt.kind != "create_function":
         _functions(body, chunk, stmt)
-    for ref in body.recursive_crawl("column_reference"):
-        stmt.columns.append(ColumnRef(_parts(ref), pos_of(ref, chunk)))
+    stmt.columns.extend(columns_in(body, chunk))
+    for card in body.recursive_crawl("wildcard_identifier"):
+        qualifier = _parts(card)
+        stmt.wildcards.append(qualifier[-1] if qualifier else None)
     _hints(tree, chunk, stmt)
+
+
+_UPPER_CASED = ("keyword", "function_name_identifier", "data_type_identifier", "date_part")
+
+
+def normalized(tree: BaseSegment) -> str:
+    """The code tokens of a statement, for semantic comparison (impact).
+
+    Flink reads keywords, function and type names without regard to case, and
+    a backtick-quoted plain name means the bare name; identifiers and literals
+    keep their case. Comments and layout are dropped; hints are kept, in the
+    form the hint parser reads them.
+    """
+    from flinkx_build.resolve.builtins import quote_identifier
+
+    out = []
+    for raw in tree.raw_segments:
+        if not raw.raw.strip():
+            continue
+        if raw.is_type("block_comment") and raw.raw.startswith("/*+"):
+            out.append(_canonical_hint(raw.raw))
+        elif raw.is_comment:
+            continue
+        elif raw.is_type(*_UPPER_CASED):
+            out.append(raw.raw.upper())
+        elif raw.is_type("quoted_identifier") and raw.raw.startswith("`"):
+            name = identifier_text(raw)
+            out.append(name if quote_identifier(name) == name else raw.raw)
+        else:
+            out.append(raw.raw)
+    return " ".join(out)
+
+
+def _canonical_hint(text: str) -> str:
+    parsed = parse_hint(text)
+    if parsed.error:
+        return " ".join(text.split())
+    items = [
+        f"{item.name.upper()}({', '.join([*item.args, *(f'{k}={v}' for k, v in item.options)])})"
+        for item in parsed.items
+    ]
+    return "/*+ " + ", ".join(items) + " */"
 
 
 def _tables(tree: BaseSegment, body: BaseSegment, defined: BaseSegment | None, chunk: Chunk, stmt: ParsedStatement) -> None:
@@ -147,6 +192,10 @@ def _legacy_options(seg: BaseSegment) -> dict[str, str]:
 
 def _functions(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> None:
     stmt.functions.extend(functions_in(body, chunk))
+
+
+def columns_in(body: BaseSegment, chunk: Chunk) -> list[ColumnRef]:
+    return [ColumnRef(_parts(ref), pos_of(ref, chunk)) for ref in body.recursive_crawl("column_reference")]
 
 
 def functions_in(body: BaseSegment, chunk: Chunk) -> list[FunctionRef]:

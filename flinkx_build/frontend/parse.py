@@ -20,10 +20,13 @@ from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend import dialect
 from flinkx_build.frontend.extract import DATAPHIN_WATERMARK_FUNCTIONS
+from flinkx_build.frontend.extract import columns_in
 from flinkx_build.frontend.extract import extract_statement
 from flinkx_build.frontend.extract import functions_in
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
+from flinkx_build.frontend.splitter import strip_comments
+from flinkx_build.frontend.statements import ColumnRef
 from flinkx_build.frontend.statements import FunctionRef
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
@@ -87,6 +90,7 @@ def parse_chunk(chunk: Chunk, index: int, context: dict[str, str]) -> ParsedChun
     if chunk.kind != "statement":
         stmt = ParsedStatement(index, chunk.kind, chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset)
         stmt.code_pos = Pos(*chunk.code_position)
+        stmt.normalized = " ".join(strip_comments(chunk.text).upper().split())
         return ParsedChunk(chunk, stmt, None)
     parsed = _linter(context_key(context)).parse_string(chunk.text, fname="task.sql")
     return ParsedChunk(chunk, statement_from_tree(parsed.tree, parsed.violations, chunk, index), parsed.tree)
@@ -100,19 +104,20 @@ def statement_from_tree(tree: BaseSegment | None, violations: list, chunk: Chunk
     problem = _syntax_problem(tree, violations, chunk)
     if problem:
         stmt.syntax = problem
+        stmt.normalized = " ".join(strip_comments(rendered).split())  # no tree: layout only
         return stmt
     assert tree is not None
     extract_statement(tree, chunk, stmt)
-    _quoted_watermark_functions(stmt, chunk)
+    _quoted_watermark_facts(stmt)
     return stmt
 
 
 _WATERMARK_PREFIX = "SET t.w = "
 
 
-def _quoted_watermark_functions(stmt: ParsedStatement, chunk: Chunk) -> None:
-    """Function calls inside a quoted (3.7) watermark: parse the string's content too,
-    so they resolve and get Flink names like calls anywhere else."""
+def _quoted_watermark_facts(stmt: ParsedStatement) -> None:
+    """Function calls and columns inside a quoted (3.7) watermark: parse the string's
+    content too, so they resolve and get Flink names like anywhere else."""
     option = stmt.set_option
     if option is None or option.parts[-1].lower() != "watermark" or not option.value_quoted:
         return
@@ -129,6 +134,7 @@ def _quoted_watermark_functions(stmt: ParsedStatement, chunk: Chunk) -> None:
             col = option.value_pos.col + 1 + fref.span.start - len(_WATERMARK_PREFIX)  # +1: the quote
             span = Span(fref.span.start + shift, fref.span.end + shift)
             stmt.functions.append(FunctionRef(fref.name, fref.project, fref.qualified, span, Pos(option.value_pos.line, col)))
+    stmt.columns.extend(ColumnRef(ref.parts, option.value_pos) for ref in columns_in(watermark, inner))
 
 
 def _syntax_problem(tree: BaseSegment | None, violations: list, chunk: Chunk) -> SyntaxProblem | None:

@@ -120,6 +120,11 @@ class ParsedStatement:
     select_hints: list[Hint] = field(default_factory=list)
     syntax: SyntaxProblem | None = None
     code_pos: Pos | None = None  # first non-comment character
+    # `*` in a select list: None for a bare `*`, else the qualifier of `q.*`
+    wildcards: list[str | None] = field(default_factory=list)
+    # the statement's code tokens, comments and layout dropped, keywords and function
+    # names upper-cased, hints in one canonical form: equal for layout-only changes
+    normalized: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -157,4 +162,6 @@ class ParsedStatement:
             select_hints=[hint(h) for h in data["select_hints"]],
             syntax=SyntaxProblem(Pos(**data["syntax"]["pos"]), data["syntax"]["message"]) if data["syntax"] else None,
             code_pos=Pos(**data["code_pos"]) if data.get("code_pos") else None,
+            wildcards=list(data.get("wildcards", [])),
+            normalized=data.get("normalized", ""),
         )

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 
-from flinkx_build.graph.sqlnorm import wildcards
 from flinkx_build.resolve.model import ResolvedTask
 
 _QUERY_KINDS = {"insert", "select", "create_view", "create_table"}
@@ -30,10 +29,8 @@ def column_use(rt: ResolvedTask) -> ColumnUse:
     use = ColumnUse({key: set(cols) for key, cols in rt.columns_read.items() if key in rt.reads})
     for rs in rt.statements:
         stmt = rs.parsed
-        if stmt.kind not in _QUERY_KINDS or "*" not in stmt.rendered:
-            continue
-        cards = wildcards(stmt.rendered)
-        if not cards:
+        cards = stmt.wildcards
+        if stmt.kind not in _QUERY_KINDS or not cards:
             continue
         for ref, bound in zip(stmt.tables, rs.tables):
             if bound.kind != "meta" or ref.role == "write" or bound.key not in rt.tables:

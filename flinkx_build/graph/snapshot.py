@@ -19,8 +19,6 @@ from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.build import workspace_graph
 from flinkx_build.graph.columns import column_use
-from flinkx_build.graph.sqlnorm import normalize_sql
-from flinkx_build.graph.sqlnorm import tokens
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.load.workspace import display_path
 from flinkx_build.model import Function
@@ -108,20 +106,10 @@ def _task_facts(rt: ResolvedTask, settings: list[str], relocate) -> TaskFacts:
     # The task's own text after rendering, normalised. What its names are bound
     # to is compared separately (`impact._changes`): a binding lost with a
     # removed table is that table's change, not the task's.
-    statements = [normalize_sql(rs.parsed.rendered) for rs in rt.statements]
+    statements = [rs.parsed.normalized for rs in rt.statements]
     fingerprint = canonical_hash([settings, statements])
     use = column_use(rt)
     columns = {table_node(k): v for k, v in use.columns.items()}
-    for key, table_use in rt.tables.items():
-        for definition, _ in table_use.variants:
-            # a watermark or computed column the task SETs reads columns too
-            names = {c.name.lower(): c.name for c in table_use.table.columns}
-            texts = [c.expression for c in definition.columns if c.expression]
-            if definition.watermark:
-                texts += [definition.watermark[0], definition.watermark[1]]
-            found = {names[t.ident.lower()] for text in texts for t in tokens(text) if t.kind in ("word", "quoted") and t.ident.lower() in names}
-            if found and key in rt.reads:
-                columns.setdefault(table_node(key), set()).update(found)
     return TaskFacts(
         node=task_node(task.key), project=task.project, source="", fingerprint=fingerprint,
         errors=[relocate(d) for d in rt.diagnostics if d.is_error],

@@ -48,6 +48,7 @@ class TableSettings:
     headers: dict[str, Origin] = field(default_factory=dict)
     table_type: str | None = None
     column_pruning: bool = False
+    columns_read: set[str] = field(default_factory=set)  # columns a watermark or computed column reads
     pruning_origin: Origin | None = None
 
 

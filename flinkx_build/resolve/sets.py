@@ -70,6 +70,9 @@ def collect_settings(ws: Workspace, current: str, statements: list[ParsedStateme
             continue  # reported where the table is used
         target = settings.setdefault(table.key, TableSettings())
         _apply(ws, table, target, stmt, option, rest, path, diags)
+        if rest[0].lower() in ("watermark", "computedcolumn", "proctime"):
+            names = [c.parts[-1] for c in stmt.columns] + ([target.watermark[0]] if target.watermark else [])
+            target.columns_read.update(col.name for name in names if (col := table.column(name)) is not None)
         if target.watermark and option.parts[-1].lower() == "watermark":
             column = target.watermark[0]
             known = {c.name.lower() for c in table.columns} | {c.name.lower() for c in target.computed}

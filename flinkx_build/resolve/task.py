@@ -91,6 +91,9 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         bound = next(b for b, r in zip(rs.tables, rs.parsed.tables) if r is ref)
         bound.definition = definition
         resolved.tables[table.key].name_for(definition)
+    for key, table_settings in settings.items():
+        if key in resolved.reads:  # a watermark or computed column reads columns too
+            resolved.columns_read.setdefault(key, set()).update(table_settings.columns_read)
     for stmt in parsed:
         for hint in stmt.select_hints:
             for item in hint.items:
