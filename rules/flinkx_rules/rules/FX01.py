@@ -11,7 +11,7 @@ from sqlfluff.core.rules import LintResult
 from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
-from flinkx_rules.reserved import load_reserved_words
+from flinkx_build.resolve.builtins import reserved_words
 
 # Option names Dataphin wants backticked after `SET [proj.]tbl.` (seed 000),
 # whatever Flink's list says about them.
@@ -139,7 +139,7 @@ class Rule_FX01(BaseRule):
 
         word = raw.upper()
         in_set_target = segment.is_type("dataphin_set_part")
-        level = load_reserved_words().level(word)
+        level = reserved_words().get(word.upper())
         dataphin_word = in_set_target and word in SET_TARGET_WORDS
         if dataphin_word:
             level = "error"
