@@ -7,7 +7,6 @@ tree of that lint run is read into the facts the resolver works on. So
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -91,16 +90,13 @@ def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
     return TaskLint(diags, fixed_text)
 
 
-_FX01_WORD = re.compile(r"Reserved word '([^']+)'")
-
-
 def _severity(violation: SQLLintError, lint_cfg: LintConfig) -> str:
     if violation.rule_code() in lint_cfg.severities:
         return lint_cfg.severities[violation.rule_code()]
     if violation.rule_code() == "FX01":
         # words Flink documents as reserved but accepts unquoted are warnings (reserved_word_warnings)
-        m = _FX01_WORD.search(violation.desc())
-        if m and reserved_words().get(m.group(1).upper()) == "warning":
+        word = violation.segment.raw.strip("`") if violation.segment is not None else ""
+        if reserved_words().get(word.upper()) == "warning":
             return "warning"
     return "warning" if violation.warning else "error"
 
