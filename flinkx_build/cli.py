@@ -46,17 +46,21 @@ def main() -> None:
 
 
 def _register() -> None:
-    from flinkx_build.commands import build
-    from flinkx_build.commands import explain
+    """Every module in `commands/` that defines `command` is a subcommand: adding a
+    command is adding a module (and an optional extra's missing import skips it)."""
+    import importlib
+    import pkgutil
 
-    main.add_command(build.command)
-    main.add_command(explain.command)
-    for name in ("lint", "fix", "graph", "impact", "validate"):
+    from flinkx_build import commands
+
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
         try:
-            module = __import__(f"flinkx_build.commands.{name}", fromlist=["command"])
+            module = importlib.import_module(f"flinkx_build.commands.{info.name}")
         except ImportError:
             continue
-        main.add_command(module.command)
+        command = getattr(module, "command", None)
+        if isinstance(command, click.Command):
+            main.add_command(command)
 
 
 _register()
