@@ -9,6 +9,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Iterable
 
+from flinkx_build.credentials import mask_text
+
 # code -> (severity, short title)
 CODES: dict[str, tuple[str, str]] = {
     # workspace and YAML
@@ -55,6 +57,9 @@ class Diagnostic:
     severity: str = ""
 
     def __post_init__(self) -> None:
+        # a message may quote a statement or a YAML line: never let it carry a credential's value
+        object.__setattr__(self, "message", mask_text(self.message))
+        object.__setattr__(self, "hint", mask_text(self.hint))
         if not self.severity:
             object.__setattr__(self, "severity", CODES.get(self.code, ("error", ""))[0])
 
@@ -70,6 +75,9 @@ class Diagnostic:
 
 class UsageError(Exception):
     """A mistake in how flinkx was called or configured: exit code 2."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(mask_text(str(message)))
 
 
 class WorkspaceErrors(Exception):

@@ -8,6 +8,7 @@ import click
 
 from flinkx_build.commands.common import mode_option
 from flinkx_build.commands.common import open_session
+from flinkx_build.credentials import mask_value
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.errors import did_you_mean
@@ -43,7 +44,7 @@ def _definition(d: TableDef) -> dict:
         "index": {"columns": d.index, "from": origin("index") if d.index else None},
         "unique_index": {"columns": d.unique_index, "from": origin("unique_index") if d.unique_index else None},
         "watermark": {"column": d.watermark[0], "expression": d.watermark[1], "from": origin("watermark")} if d.watermark else None,
-        "options": {k: {"value": v, "from": origin(f"option:{k}")} for k, v in d.options.items()},
+        "options": {k: {"value": mask_value(k, v), "from": origin(f"option:{k}")} for k, v in d.options.items()},
         "column_pruning": origin("column_pruning"),
     }
 
