@@ -1,0 +1,130 @@
+"""A real standalone Flink cluster (one JobManager, one TaskManager) from the pyflink package.
+
+The pyflink wheel ships a whole Flink distribution. It is made into a private FLINK_HOME in a
+temporary folder (bin and conf copied, so the scripts resolve FLINK_HOME to the copy; lib, opt and
+plugins linked), with its own config.yaml: free ports for REST and RPC, pid and log files inside
+the folder (the scripts default to /tmp, where another cluster on the machine would collide),
+modest memory, and enough slots for every test job. `stop()` ends exactly the two processes it
+started, through the distribution's own scripts and their pid file.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+SLOTS = 8
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def pyflink_home() -> Path:
+    import pyflink
+
+    return Path(pyflink.__file__).parent
+
+
+@dataclass
+class FlinkCluster:
+    home: Path
+    rest_port: int
+    savepoints: Path
+    started_in: float = 0.0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.rest_port}"
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(FLINK_HOME=str(self.home), FLINK_CONF_DIR=str(self.home / "conf"),
+                   FLINK_LOG_DIR=str(self.home / "log"), FLINK_PID_DIR=str(self.home / "pids"))
+        return env
+
+    def script(self, name: str, action: str) -> None:
+        subprocess.run([str(self.home / "bin" / name), action], env=self.env(), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            return json.load(response)
+
+    def stop(self) -> None:
+        for name in ("taskmanager.sh", "jobmanager.sh"):
+            try:
+                self.script(name, "stop")
+            except (subprocess.SubprocessError, OSError):
+                pass
+
+    def logs(self) -> str:
+        """The tail of each log file, for a failing test's message."""
+        parts = []
+        for path in sorted((self.home / "log").glob("*.log")):
+            lines = path.read_text(errors="replace").splitlines()[-30:]
+            parts.append(f"== {path.name}\n" + "\n".join(lines))
+        return "\n".join(parts)
+
+
+def make_home(root: Path) -> FlinkCluster:
+    source = pyflink_home()
+    home = root / "flink-home"
+    home.mkdir(parents=True)
+    for name in ("bin", "conf"):
+        shutil.copytree(source / name, home / name)
+    # The scripts list lib/ with `find`, which does not enter a linked folder: link each jar.
+    for name in ("lib", "opt"):
+        (home / name).mkdir()
+        for jar in (source / name).iterdir():
+            (home / name / jar.name).symlink_to(jar)
+    (home / "plugins").symlink_to(source / "plugins", target_is_directory=True)
+    for name in ("log", "pids", "savepoints", "tmp"):
+        (home / name).mkdir()
+    rest_port = free_port()
+    yaml = YAML()
+    config_path = home / "conf" / "config.yaml"
+    config = yaml.load(config_path.read_text())
+    config["jobmanager"]["rpc"]["port"] = free_port()
+    config["jobmanager"]["memory"]["process"]["size"] = "1000m"
+    config["taskmanager"]["numberOfTaskSlots"] = SLOTS
+    config["taskmanager"]["memory"]["process"]["size"] = "1400m"
+    config["taskmanager"]["memory"]["managed"] = {"size": "64m"}
+    config["rest"]["port"] = rest_port
+    config["rest"]["bind-address"] = "127.0.0.1"
+    config["state.savepoints.dir"] = (home / "savepoints").as_uri()
+    config["io.tmp.dirs"] = str(home / "tmp")
+    with config_path.open("w") as out:
+        yaml.dump(config, out)
+    return FlinkCluster(home, rest_port, home / "savepoints")
+
+
+def start_cluster(root: Path, timeout: float = 90.0) -> FlinkCluster:
+    began = time.monotonic()
+    cluster = make_home(root)
+    cluster.script("jobmanager.sh", "start")
+    cluster.script("taskmanager.sh", "start")
+    deadline = began + timeout
+    while time.monotonic() < deadline:
+        try:
+            overview = cluster.get("/overview")
+            if overview.get("slots-total", 0) >= SLOTS:
+                cluster.started_in = time.monotonic() - began
+                return cluster
+        except (urllib.error.URLError, OSError, ValueError):
+            pass
+        time.sleep(0.5)
+    logs = cluster.logs()
+    cluster.stop()
+    raise RuntimeError(f"the Flink cluster did not come up in {timeout:.0f} s\n{logs}")
