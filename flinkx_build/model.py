@@ -119,6 +119,13 @@ class LintConfig:
 
 
 @dataclass
+class DeployConfig:
+    """`deploy:` in flinkx.yaml: what `flinkx deploy` ships with every job."""
+
+    jars: list[str] = field(default_factory=list)  # connector/UDF jars, relative to the workspace
+
+
+@dataclass
 class WorkspaceConfig:
     engine: str = "flink"
     flink_version: str = "1.20"
@@ -129,6 +136,8 @@ class WorkspaceConfig:
     variables: dict[str, str] = field(default_factory=dict)
     secrets: list[str] = field(default_factory=list)
     lint: LintConfig = field(default_factory=LintConfig)
+    name: str = ""  # flinkx.yaml `name`; deploy names jobs after it (else the folder's name)
+    deploy: DeployConfig = field(default_factory=DeployConfig)
 
     @property
     def dataphin_at_least_3_7(self) -> bool:

@@ -22,6 +22,7 @@ from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import value_loc
 from flinkx_build.model import ENGINES
 from flinkx_build.model import MODES
+from flinkx_build.model import DeployConfig
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Project
 from flinkx_build.model import Task
@@ -31,7 +32,7 @@ from flinkx_build.model import WorkspaceConfig
 CONFIG_FILE = "flinkx.yaml"
 _CONFIG_KEYS = {
     "engine", "flink_version", "dataphin_version", "build_dir", "cache_dir",
-    "mode", "variables", "secrets", "lint", "name", "description",
+    "mode", "variables", "secrets", "lint", "name", "description", "deploy",
 }
 _PROJECT_KEYS = {"name", "description", "variables"}
 
@@ -112,7 +113,25 @@ def _load_config(path: Path, diags: list[Diagnostic]) -> WorkspaceConfig:
         secrets = []
     config.secrets = [str(s) for s in secrets]
     config.lint = _lint_config(data.get("lint") or {}, shown, data, diags)
+    config.name = str(data.get("name") or "")
+    config.deploy = _deploy_config(data, shown, diags)
     return config
+
+
+def _deploy_config(data: Any, shown: str, diags: list[Diagnostic]) -> DeployConfig:
+    """`deploy: {jars: [path, ...]}`."""
+    section = data.get("deploy")
+    deploy = DeployConfig()
+    if section is None:
+        return deploy
+    jars = section.get("jars") if isinstance(section, dict) else None
+    unknown = [k for k in section if k != "jars"] if isinstance(section, dict) else []
+    if not isinstance(section, dict) or unknown or not isinstance(jars or [], list):
+        loc = value_loc(data, "deploy", shown)
+        diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", "deploy must be a mapping with `jars:` (a list of jar paths)"))
+        return deploy
+    deploy.jars = [str(j) for j in jars or []]
+    return deploy
 
 
 def _lint_config(section: Any, shown: str, data: Any, diags: list[Diagnostic]) -> LintConfig:
