@@ -1,6 +1,7 @@
 """The `flinkx` command line: one module per command under `commands/`.
 
 Exit codes: 0 clean, 1 findings, 2 usage or environment problems.
+Streams, colour and -q/-v: see `commands/console.py`.
 """
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ import sys
 import click
 
 from flinkx_build import __version__
+from flinkx_build.commands.console import NORMAL
+from flinkx_build.commands.console import QUIET
+from flinkx_build.commands.console import VERBOSE
+from flinkx_build.commands.console import echo_error
+from flinkx_build.commands.console import echo_findings
+from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.console import set_verbosity
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 
@@ -21,28 +29,58 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except WorkspaceErrors as exc:
-            for diag in exc.diagnostics:
-                click.echo(diag.format(), err=True)
+            echo_findings(exc.diagnostics)
+            errors = sum(d.is_error for d in exc.diagnostics)
+            echo_summary(f"flinkx: {errors} error(s), {len(exc.diagnostics) - errors} warning(s)", ok=False)
             sys.exit(1)
         except UsageError as exc:
-            click.echo(f"flinkx: error: {exc}", err=True)
+            echo_error(f"flinkx: error: {exc}")
             sys.exit(2)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except KeyboardInterrupt:
-            click.echo("flinkx: interrupted", err=True)
+            echo_error("flinkx: interrupted")
             sys.exit(2)
         except Exception as exc:  # never show a user a traceback
             if os.environ.get("FLINKX_DEBUG"):
                 raise
-            click.echo(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)", err=True)
+            echo_error(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)")
             sys.exit(2)
 
 
+def _verbosity_callback(level: int):
+    def callback(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+        if value:
+            set_verbosity(ctx, level)
+
+    return callback
+
+
+def verbosity_options() -> list[click.Option]:
+    """-q/--quiet and -v/--verbose, accepted before or after the command name (ruff and sqlfluff accept both)."""
+    return [
+        click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, callback=_verbosity_callback(QUIET),
+                     help="Print findings and errors only: no summary line."),
+        click.Option(["-v", "--verbose"], is_flag=True, expose_value=False, callback=_verbosity_callback(VERBOSE),
+                     help="Also print progress and timings (on stderr)."),
+    ]
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="flinkx")
-def main() -> None:
-    """Build, lint, graph and validate Dataphin-style Flink SQL workspaces."""
+@click.version_option(__version__, "-V", "--version", prog_name="flinkx")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Build, lint, graph and validate Dataphin-style Flink SQL workspaces.
+
+    Findings go to stdout, summaries to stderr; colour only on a terminal
+    and never with NO_COLOR set. Exit codes: 0 clean, 1 findings, 2 usage
+    or environment problems.
+    """
+    if not isinstance(ctx.obj, dict):
+        ctx.obj = {"verbosity": NORMAL}
+
+
+main.params.extend(verbosity_options())
 
 
 def _register() -> None:
@@ -56,10 +94,15 @@ def _register() -> None:
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
         try:
             module = importlib.import_module(f"flinkx_build.commands.{info.name}")
-        except ImportError:
-            continue
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").startswith("flinkx_build"):
+                raise  # our own bug: never hide it behind "no such command"
+            continue  # an optional extra that is not installed
         command = getattr(module, "command", None)
         if isinstance(command, click.Command):
+            known = {opt for p in command.params for opt in getattr(p, "opts", [])}
+            if not known & {"-q", "-v", "--quiet", "--verbose"}:
+                command.params.extend(verbosity_options())
             main.add_command(command)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from dataclasses import field
 from typing import Iterable
 
 from flinkx_build.credentials import mask_text
@@ -55,6 +56,8 @@ class Diagnostic:
     message: str
     hint: str = ""
     severity: str = ""
+    # `flinkx fix` can repair it (lint JSON's `fixable`); not part of identity or order
+    fixable: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         # a message may quote a statement or a YAML line: never let it carry a credential's value

@@ -68,7 +68,7 @@ def test_manifest(ws, cli):
 def test_check_writes_nothing_and_nothing_is_written_outside_build_and_cache(ws, cli):
     before = files_under(ws)
     result = cli("build", str(ws), "--check")
-    assert result.exit_code == 0 and "nothing written" in result.stdout
+    assert result.exit_code == 0 and "nothing written" in result.stderr  # the summary is on stderr
     assert {f for f in files_under(ws) - before if not f.startswith(".flinkx-cache/")} == set()
     cli("build", str(ws))
     new = files_under(ws) - before

@@ -57,7 +57,7 @@ def test_prefixed_function_missing_fails_precompilation(make_workspace, cli):
     })
     result = cli("build", str(ws))
     assert result.exit_code == 1
-    assert result.stderr.strip().endswith("t.sql:1:8: FX140 function 'SUBSTRING' not found in project 'project_b'")
+    assert result.stdout.strip().endswith("t.sql:1:8: FX140 function 'SUBSTRING' not found in project 'project_b'")
 
 
 def test_bare_unknown_function_is_an_error(make_workspace, cli):
@@ -67,5 +67,5 @@ def test_bare_unknown_function_is_an_error(make_workspace, cli):
     })
     result = cli("build", str(ws))
     assert result.exit_code == 1
-    assert "t.sql:1:8: FX141 unknown function 'SUBSTRNG'" in result.stderr
-    assert "(did you mean 'SUBSTRING'?)" in result.stderr
+    assert "t.sql:1:8: FX141 unknown function 'SUBSTRNG'" in result.stdout
+    assert "(did you mean 'SUBSTRING'?)" in result.stdout

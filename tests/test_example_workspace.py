@@ -27,7 +27,8 @@ def flinkx(cwd, *args):
 def test_builds_and_lints_clean(copy, ws):
     build = flinkx(copy / ws, "build", ".")
     assert build.returncode == 0, build.stderr
-    assert build.stderr == ""  # not even a warning
+    assert build.stdout == ""  # not even a warning (findings go to stdout)
+    assert build.stderr.startswith("flinkx: built ") and len(build.stderr.splitlines()) == 1
     lint = flinkx(copy / ws, "lint", ".")
     assert lint.returncode == 0, lint.stdout
 

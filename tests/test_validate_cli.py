@@ -28,7 +28,7 @@ def rejected(tmp_path_factory):
     shutil.copytree(FIXTURE, root / "ws")
     result = run_flinkx("validate", "ws", cwd=root)
     lines = {}
-    for line in result.stderr.splitlines():
+    for line in result.stdout.splitlines():  # findings on stdout, the summary on stderr
         m = re.match(r"^ws/projects/p/tasks/(\w+)\.sql:(\d+):(\d+): FX300 (.+)$", line)
         if m:
             lines[m[1]] = (int(m[2]), int(m[3]), m[4])
@@ -66,7 +66,7 @@ def test_example_workspace_validates(tmp_path):
     shutil.copytree(EXAMPLE, tmp_path / "ws", ignore=shutil.ignore_patterns("build", ".flinkx-cache"))
     result = run_flinkx("validate", "ws", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert re.search(r"Flink accepts all \d+ tasks", result.stdout)
+    assert re.search(r"Flink accepts all \d+ tasks", result.stderr)  # the summary is on stderr
 
 
 @pytest.mark.parametrize("broken", ["flink_home", "java"])
@@ -85,5 +85,9 @@ def test_without_flink_it_says_how_to_install_and_exits_2(tmp_path, broken):
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     [line] = result.stderr.strip().splitlines()
-    assert line.startswith("flinkx: error: flinkx validate needs Apache Flink:")
-    assert 'pip install "flinkx-build[flink]"' in line
+    if broken == "java":  # PyFlink is installed: say Java is missing, not "install the extra"
+        assert line.startswith("flinkx: error: flinkx validate needs Java 17: Java was not found")
+        assert "pip install" not in line and "Java 17 JDK" in line
+    else:
+        assert line.startswith("flinkx: error: flinkx validate needs Apache Flink:")
+        assert 'pip install "flinkx-build[flink]"' in line

@@ -12,6 +12,8 @@ from flinkx_build.commands.common import mode_option
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
+from flinkx_build.commands.console import echo_progress
+from flinkx_build.commands.console import echo_summary
 from flinkx_build.emit.manifest import build_manifest
 from flinkx_build.emit.writer import write_build
 from flinkx_build.errors import WorkspaceErrors
@@ -61,10 +63,12 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     out_dir = out or (ws.root / ws.config.build_dir)
     elapsed = time.perf_counter() - started
     if check:
-        click.echo(f"flinkx: {len(outputs)} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)")
+        echo_summary(f"flinkx: {len(outputs)} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)", ok=True)
         return
     files = {rel: text for rel, text in outputs.values()}
     manifest = build_manifest(ws, resolved, {k: v[0] for k, v in outputs.items()}, graph)
     keep = set(ws.projects) - set(selected) if selected else None
     write_build(out_dir, files, manifest, keep)
-    click.echo(f"flinkx: built {len(outputs)} tasks of {len({k.split('/')[0] for k in outputs})} projects into {out_dir} ({time.perf_counter() - started:.1f} s)")
+    for rel in sorted(files):
+        echo_progress(f"wrote {out_dir / rel}")
+    echo_summary(f"flinkx: built {len(outputs)} tasks of {len({k.split('/')[0] for k in outputs})} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 
+from flinkx_build.commands.console import echo_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.load.workspace import find_workspace
@@ -35,6 +36,6 @@ def check_projects(session: Session, projects: tuple[str, ...]) -> list[str]:
     return list(projects)
 
 
-def echo_diagnostics(diags: list[Diagnostic]) -> None:
-    for diag in sorted(set(diags)):
-        click.echo(diag.format(), err=True)
+def echo_diagnostics(diags: list[Diagnostic], err: bool = False) -> None:
+    """Findings on stdout (`err=True` when stdout carries a document: graph)."""
+    echo_findings(diags, err=err)

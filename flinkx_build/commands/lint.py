@@ -6,14 +6,33 @@ from pathlib import Path
 import click
 
 from flinkx_build.commands.common import open_session
+from flinkx_build.commands.console import echo_findings
+from flinkx_build.commands.console import echo_progress
+from flinkx_build.commands.console import echo_result
+from flinkx_build.commands.console import echo_summary
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.lint.formats import render
+from flinkx_build.lint.run import FileFix
 from flinkx_build.lint.run import lint_workspace
+from flinkx_build.lint.select import CodeFilter
+from flinkx_build.lint.select import parse_codes
 from flinkx_build.load.workspace import find_workspace
 
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+
+
+def code_options(command):
+    """--select/--ignore CODE (repeatable, comma-separated, prefixes: FX1 is FX100-FX199)."""
+    command = click.option("--ignore", "ignore", multiple=True, metavar="CODE",
+                           help="Do not report these codes or code prefixes (repeatable, comma-separated).")(command)
+    return click.option("--select", "select", multiple=True, metavar="CODE",
+                        help="Report only these codes or code prefixes, e.g. FX1 or FX01,FX130 (repeatable, comma-separated).")(command)
+
+
+def code_filter(select: tuple[str, ...], ignore: tuple[str, ...]) -> CodeFilter:
+    return CodeFilter(parse_codes(select, "--select"), parse_codes(ignore, "--ignore"))
 
 
 def group_paths(paths: tuple[Path, ...]) -> list[tuple[Path, list[Path]]]:
@@ -39,29 +58,40 @@ def group_paths(paths: tuple[Path, ...]) -> list[tuple[Path, list[Path]]]:
     return sorted(groups.items())
 
 
-def lint_groups(paths: tuple[Path, ...], fix: bool = False) -> list[Diagnostic]:
+def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = CodeFilter(),
+                write: bool = True) -> tuple[list[Diagnostic], list[FileFix]]:
+    """Findings of every group; with `fix`, the file changes (written when `write`) and,
+    when written, the findings that are left afterwards."""
     diags: list[Diagnostic] = []
+    changes: list[FileFix] = []
     for workspace, files in group_paths(paths):
+        echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
         session = open_session(workspace)
-        found, fixed = lint_workspace(session, files, fix=fix)
-        if fixed:
-            for task, text in fixed:
-                task.path.write_text(text, encoding="utf-8")
-                click.echo(f"fixed {task.display_path}", err=True)
-            found, _ = lint_workspace(open_session(workspace), files)  # what is left
+        found, fixes = lint_workspace(session, files, fix=fix, codes=codes)
+        if fixes and write:
+            for change in fixes:
+                change.path.write_text(change.after, encoding="utf-8")
+            found, _ = lint_workspace(open_session(workspace), files, codes=codes)  # what is left
         diags.extend(found)
-    return diags
+        changes.extend(fixes)
+    return diags, changes
 
 
-def report(diags: list[Diagnostic], fmt: str) -> None:
-    text = render(diags, fmt)
-    if text:
-        click.echo(text)
+def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:
+    """Findings on stdout; the summary on stderr (human format, hidden by -q); exit 1 on errors."""
+    if fmt == "human":
+        echo_findings(diags)
+    else:
+        text = render(diags, fmt)
+        if text:
+            echo_result(text)
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
     if fmt == "human":
         summary = "clean" if not diags else f"{errors} error(s), {warnings} warning(s)"
-        click.echo(f"flinkx: {summary}", err=True)
+        if fixed:
+            summary = f"fixed {fixed}; " + ("nothing left" if not diags else f"left: {summary}")
+        echo_summary(f"flinkx: {summary}", ok=not errors)
     if errors:
         raise SystemExit(1)
 
@@ -69,6 +99,8 @@ def report(diags: list[Diagnostic], fmt: str) -> None:
 @click.command("lint")
 @paths_argument
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", help="Output format.")
-def command(paths: tuple[Path, ...], fmt: str) -> None:
+@code_options
+def command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
     """Lint [WORKSPACE] [FILES...]: every file, or only FILES with their whole workspace as context."""
-    report(lint_groups(paths), fmt)
+    diags, _ = lint_groups(paths, codes=code_filter(select, ignore))
+    report(diags, fmt)

@@ -13,11 +13,14 @@ from flinkx_build.commands.common import mode_option
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
+from flinkx_build.commands.console import echo_progress
+from flinkx_build.commands.console import echo_summary
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.validate.contract import FlinkFinding
+from flinkx_build.validate.jvm import JAVA_MISSING
 from flinkx_build.validate.contract import ScriptToValidate
 
 VALIDATED_ENGINES = ("flink", "vvr")
@@ -52,6 +55,8 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     started = time.perf_counter()
     reason = engine.flink_available()
     if reason is not None:
+        if reason == JAVA_MISSING:  # the extra is installed: the fix is a JDK
+            raise UsageError(f"flinkx validate needs Java 17: {reason}")
         raise UsageError(f"flinkx validate needs Apache Flink: {reason}; {INSTALL_HINT}")
     session = open_session(workspace, mode)
     ws = session.workspace
@@ -66,12 +71,13 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     with engine.FlinkSession(cache_dir) as flink:
         for rt in resolved:
             script = session.compiled(rt.task)
+            echo_progress(f"validating {rt.task.key}")
             to_check = ScriptToValidate(script.key, outputs[rt.task.key][0], tuple(script.statements), tuple(script.udfs), session.mode)
             for finding in flink.validate(to_check):
                 findings.append(map_finding(script, finding, to_check.compiled_path))
     echo_diagnostics(findings)
     elapsed = time.perf_counter() - started
     if findings:
-        click.echo(f"flinkx: Flink rejected {len({f.path for f in findings})} file(s) ({elapsed:.1f} s)", err=True)
+        echo_summary(f"flinkx: Flink rejected {len({f.path for f in findings})} file(s) ({elapsed:.1f} s)", ok=False)
         raise SystemExit(1)
-    click.echo(f"flinkx: Flink accepts all {len(resolved)} tasks ({elapsed:.1f} s)")
+    echo_summary(f"flinkx: Flink accepts all {len(resolved)} tasks ({elapsed:.1f} s)", ok=True)

@@ -8,6 +8,8 @@ tree of that lint run is read into the facts the resolver works on. So
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,6 +24,9 @@ from flinkx_build.frontend.parse import statement_from_tree
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.noqa import suppressed
+from flinkx_build.lint.select import EVERY_CODE
+from flinkx_build.lint.select import CodeFilter
+from flinkx_build.lint.yamlfix import quote_values
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
@@ -45,18 +50,32 @@ def rules_linter(context: tuple[tuple[str, str], ...], rules: tuple[str, ...], d
 class TaskLint:
     diagnostics: list[Diagnostic]
     fixed_text: str | None = None  # set by fix when something changed
+    fixed: list[Diagnostic] = field(default_factory=list)  # the findings that fix repaired
+
+
+@dataclass
+class FileFix:
+    """One file `flinkx fix` changes: its text before and after, and what was fixed."""
+
+    path: Path
+    display_path: str
+    before: str
+    after: str
+    fixed: list[Diagnostic]
 
 
 def enabled_sql_rules(lint: LintConfig) -> tuple[str, ...]:
     return tuple(code for code in SQL_RULES if lint.rules.get(code, True))
 
 
-def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
+def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter = EVERY_CODE) -> TaskLint:
     ws = session.workspace
     lint_cfg = ws.config.lint
     context = session.context_for(task)
     # sqlfluff runs every rule when given none; what runs here but is off is dropped by _configured
-    rules = enabled_sql_rules(lint_cfg) or ("FX03",)
+    wanted = tuple(code for code in enabled_sql_rules(lint_cfg) if codes.keeps(code))
+    rules = wanted or ("FX03",)
+    fix = fix and bool(wanted)  # the stand-in rule only parses: never apply its fixes
     linter = rules_linter(context_key(context), rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings)
     diags: list[Diagnostic] = []
     parsed: list[ParsedStatement] = []
@@ -71,7 +90,8 @@ def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
         for violation in linted.violations:
             if isinstance(violation, SQLLintError):
                 line, col = chunk.position(violation.line_no, violation.line_pos)
-                diags.append(Diagnostic(task.display_path, line, col, violation.rule_code(), violation.desc(), severity=_severity(violation, lint_cfg)))
+                diags.append(Diagnostic(task.display_path, line, col, violation.rule_code(), violation.desc(),
+                                        severity=_severity(violation, lint_cfg), fixable=bool(violation.fixes)))
         if fix:
             fixed, _ = linted.fix_string()
             if fixed != chunk.text:
@@ -81,13 +101,14 @@ def lint_task(session: Session, task: Task, fix: bool = False) -> TaskLint:
     # the build reports some rule problems too (FX03): keep one line per place and code
     seen = {(d.line, d.col, d.code) for d in diags}
     diags.extend(d for d in resolved.diagnostics if (d.line, d.col, d.code) not in seen)
-    diags = [d for d in _configured(diags, lint_cfg) if not suppressed(task.text, d)]
+    diags = [d for d in _configured(diags, lint_cfg) if not suppressed(task.text, d) and codes.keeps(d.code)]
     fixed_text = None
     if edits:
         fixed_text = task.text
         for start, end, text in sorted(edits, reverse=True):
             fixed_text = fixed_text[:start] + text + fixed_text[end:]
-    return TaskLint(diags, fixed_text)
+    repaired = [d for d in diags if d.fixable and d.code in rules] if fixed_text is not None else []
+    return TaskLint(diags, fixed_text, repaired)
 
 
 def _severity(violation: SQLLintError, lint_cfg: LintConfig) -> str:
@@ -108,7 +129,7 @@ def _configured(diags: list[Diagnostic], lint_cfg: LintConfig) -> list[Diagnosti
             continue
         severity = lint_cfg.severities.get(diag.code)
         if severity and severity != diag.severity:
-            diag = Diagnostic(diag.path, diag.line, diag.col, diag.code, diag.message, diag.hint, severity)
+            diag = replace(diag, severity=severity)
         out.append(diag)
     return out
 
@@ -127,14 +148,38 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
     return chosen, yaml_paths
 
 
-def lint_workspace(session: Session, files: list[Path], fix: bool = False) -> tuple[list[Diagnostic], list[tuple[Task, str]]]:
+def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes: CodeFilter = EVERY_CODE) -> tuple[list[Diagnostic], list[FileFix]]:
+    """The findings, and (with `fix`) the files the safe fixes would change; writes nothing."""
     tasks, yaml_paths = select_targets(session, files)
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
-    diags = _configured(diags, session.workspace.config.lint)
-    fixed: list[tuple[Task, str]] = []
+    diags = [d for d in _configured(diags, session.workspace.config.lint) if codes.keeps(d.code)]
+    diags, fixes = _yaml_fixes(diags, fix)
     for task in tasks:
-        result = lint_task(session, task, fix=fix)
+        result = lint_task(session, task, fix=fix, codes=codes)
         diags.extend(result.diagnostics)
         if result.fixed_text is not None:
-            fixed.append((task, result.fixed_text))
-    return sorted(set(diags)), fixed
+            fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))
+    return sorted(set(diags)), fixes
+
+
+def _yaml_fixes(diags: list[Diagnostic], fix: bool) -> tuple[list[Diagnostic], list[FileFix]]:
+    """Mark the FX106 findings the YAML fix can repair; with `fix`, the quoted files."""
+    by_path: dict[str, list[Diagnostic]] = {}
+    for diag in diags:
+        if diag.code == "FX106":
+            by_path.setdefault(diag.path, []).append(diag)
+    fixable: set[tuple[str, int, int]] = set()
+    fixes: list[FileFix] = []
+    for shown, found in sorted(by_path.items()):
+        path = Path(shown)
+        try:
+            before = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        after, quoted = quote_values(before, {(d.line, d.col) for d in found})
+        fixable.update((shown, line, col) for line, col in quoted)
+        repaired = [replace(d, fixable=True) for d in found if (d.line, d.col) in quoted]
+        if fix and after != before:
+            fixes.append(FileFix(path, shown, before, after, repaired))
+    marked = [replace(d, fixable=True) if (d.path, d.line, d.col) in fixable and d.code == "FX106" else d for d in diags]
+    return marked, fixes

@@ -32,6 +32,8 @@ JAR_NAME = "flinkx-standin.jar"
 # a 200-statement run); a larger stack keeps Calcite's recursive planner safe on deep queries.
 DEFAULT_JVM_ARGS = "-Xmx512m -Xss4m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 INSTALL_HINT = 'pip install "flinkx-build[flink]" (PyFlink 1.20) and a Java 17 JDK (java and javac)'
+# PyFlink is there but Java is not: the fix is a JDK, not the [flink] extra
+JAVA_MISSING = "Java was not found: install a Java 17 JDK (java and javac) and put it on PATH or set JAVA_HOME"
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def find_toolchain() -> Toolchain | str:
         return f"PyFlink at {flink_home} has no lib/flink-dist jar"
     java = _java_tool("java")
     if java is None:
-        return "Java was not found (set JAVA_HOME or put java on PATH)"
+        return JAVA_MISSING
     try:
         version = metadata.version("apache-flink")
     except metadata.PackageNotFoundError:
