@@ -36,6 +36,12 @@ CODES: dict[str, tuple[str, str]] = {
     "FX152": ("error", "invalid table hint"),
     "FX160": ("error", "option is locked by the meta table"),
     "FX170": ("error", "feature not supported by the target engine"),
+    # what flinkx may write: the build folder (emit/folder.py) and files `fix` rewrites (lint/write.py)
+    "FX190": ("error", "the build folder exists and flinkx did not make it"),
+    "FX191": ("error", "the build folder is the workspace, a folder above it, or its sources"),
+    "FX192": ("error", "the build folder is a symlink or not a folder"),
+    "FX193": ("error", "a build file would be written outside the build folder"),
+    "FX194": ("warning", "file not fixed: a symlink, not a regular file, or outside the workspace"),
     # sqlfluff rules of the flinkx_rules plugin
     "FX01": ("error", "reserved word used as an identifier must be backtick-quoted"),
     "FX02": ("error", "WITH keys and values must be single-quoted strings"),

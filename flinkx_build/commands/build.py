@@ -15,6 +15,7 @@ from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.emit.manifest import build_manifest
+from flinkx_build.emit.writer import prepare_build_folder
 from flinkx_build.emit.writer import write_build
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.graph.build import cycle_diagnostics
@@ -54,13 +55,15 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     started = time.perf_counter()
     session = open_session(workspace, mode, use_cache=not no_cache)
     selected = check_projects(session, projects)
+    ws = session.workspace
+    out_dir = out or (ws.root / ws.config.build_dir)
+    if not check:  # refuse a folder flinkx may not replace before any work; clear what killed builds left
+        prepare_build_folder(out_dir, ws.root)
     outputs, resolved, diags, graph = compile_workspace(session, selected)
     errors = [d for d in diags if d.is_error]
     if errors:
         raise WorkspaceErrors(diags)
     echo_diagnostics([d for d in diags if not d.is_error])
-    ws = session.workspace
-    out_dir = out or (ws.root / ws.config.build_dir)
     elapsed = time.perf_counter() - started
     if check:
         echo_summary(f"flinkx: {len(outputs)} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)", ok=True)
@@ -68,7 +71,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     files = {rel: text for rel, text in outputs.values()}
     manifest = build_manifest(ws, resolved, {k: v[0] for k, v in outputs.items()}, graph)
     keep = set(ws.projects) - set(selected) if selected else None
-    write_build(out_dir, files, manifest, keep)
+    write_build(out_dir, files, manifest, keep, workspace_root=ws.root)
     for rel in sorted(files):
         echo_progress(f"wrote {out_dir / rel}")
     echo_summary(f"flinkx: built {len(outputs)} tasks of {len({k.split('/')[0] for k in outputs})} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)

@@ -18,6 +18,7 @@ from flinkx_build.lint.run import FileFix
 from flinkx_build.lint.run import lint_workspace
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.select import parse_codes
+from flinkx_build.lint.write import write_fixes
 from flinkx_build.load.workspace import find_workspace
 
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
@@ -68,11 +69,11 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
         echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
         session = open_session(workspace)
         found, fixes = lint_workspace(session, files, fix=fix, codes=codes)
+        refused: list[Diagnostic] = []
         if fixes and write:
-            for change in fixes:
-                change.path.write_text(change.after, encoding="utf-8")
+            fixes, refused = write_fixes(fixes, session.workspace.root)
             found, _ = lint_workspace(open_session(workspace), files, codes=codes)  # what is left
-        diags.extend(found)
+        diags.extend(found + refused)
         changes.extend(fixes)
     return diags, changes
 

@@ -1,56 +1,121 @@
 """emit: write the build directory atomically.
 
 Everything is written into a staging folder next to the build folder and
-swapped in with renames, so a failed or interrupted build leaves the previous
-build untouched.
+swapped in, so a failed or interrupted build leaves the previous build whole.
+On Linux the swap is one `renameat2(RENAME_EXCHANGE)`: at every instant the
+build folder is either the previous build or the new one. Elsewhere it is two
+renames, and a start after a kill between them puts the previous build back.
+Which folders may be replaced, and the cleanup of what a killed build left:
+`emit/folder.py`.
 """
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from flinkx_build.emit.folder import MARKER
+from flinkx_build.emit.folder import BuildFolderRefused
+from flinkx_build.emit.folder import check_build_folder
+from flinkx_build.emit.folder import clean_leftovers
+from flinkx_build.emit.folder import folder_lock
+from flinkx_build.emit.folder import marker_text
 
-def write_build(out_dir: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None = None) -> None:
-    """Replace `out_dir` with `files` (relative path -> text) and manifest.json.
+
+def prepare_build_folder(out_dir: Path, workspace_root: Path | None = None) -> Path:
+    """Refuse a folder flinkx may not replace and remove leftovers of killed builds: at the start of a build."""
+    out = check_build_folder(out_dir, workspace_root)
+    if out.parent.is_dir():
+        with folder_lock(out, wait=False) as held:
+            if held:  # else another build is writing: it cleans up itself
+                clean_leftovers(out)
+    return out
+
+
+def write_build(out_dir: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None = None,
+                workspace_root: Path | None = None) -> None:
+    """Replace `out_dir` with `files` (relative path -> text), manifest.json and the marker.
 
     `keep_projects`: project folders of the previous build to carry over
     unchanged (a `--project` build only rebuilds the projects it names).
+    `workspace_root`: the build folder must not be it, hold it or hold its sources.
     """
-    out_dir = out_dir.resolve()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.staging-", dir=out_dir.parent))
-    try:
-        if keep_projects and out_dir.is_dir():
-            for project in keep_projects:
-                previous = out_dir / project
-                if previous.is_dir():
-                    shutil.copytree(previous, stage / project)
-        for rel, text in files.items():
-            target = stage / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        _swap(stage, out_dir)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
+    out = check_build_folder(out_dir, workspace_root)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with folder_lock(out):
+        clean_leftovers(out)
+        check_build_folder(out_dir, workspace_root)  # a cleanup may have put a previous build back
+        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
+        try:
+            _fill(stage, out, files, manifest, keep_projects)
+            _swap(stage, out)
+        except BaseException:
+            shutil.rmtree(stage, ignore_errors=True)
+            raise
 
 
-def _swap(stage: Path, out_dir: Path) -> None:
+def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None) -> None:
+    (stage / MARKER).write_text(marker_text(), encoding="utf-8")  # first: a staging folder is always recognisable
+    if keep_projects and out.is_dir():
+        for project in sorted(keep_projects):
+            previous = out / project
+            if previous.is_dir() and not previous.is_symlink():
+                shutil.copytree(previous, _inside(stage, project), symlinks=True)  # links stay links: nothing read outside
+    for rel, text in files.items():
+        target = _inside(stage, rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _inside(stage: Path, rel: str) -> Path:
+    """stage/rel, refused if it would leave the staging folder (names are checked at load time too)."""
+    target = stage / rel
+    if Path(rel).is_absolute() or not target.resolve().is_relative_to(stage.resolve()) or target.resolve() == stage.resolve():
+        raise BuildFolderRefused(Path(rel), "FX193", "a build file would be written outside the build folder", "project and task names must be plain names")
+    return target
+
+
+def _swap(stage: Path, out: Path) -> None:
+    if out.exists() and _exchange(stage, out):
+        shutil.rmtree(stage, ignore_errors=True)  # stage now holds the previous build
+        return
     old = None
-    if out_dir.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
         os.rmdir(old)
-        os.replace(out_dir, old)
+        os.replace(out, old)
     try:
-        os.replace(stage, out_dir)
+        os.replace(stage, out)
     except OSError:
         if old is not None:
-            os.replace(old, out_dir)
+            os.replace(old, out)
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one step (Linux renameat2); False when the system or file system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))

@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlfluff.core import Linter
 from sqlfluff.core.errors import SQLLintError
 
+from flinkx_build.credentials import mask_in_context
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.parse import context_key
 from flinkx_build.frontend.parse import fluff_config
@@ -90,7 +91,7 @@ def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter
         for violation in linted.violations:
             if isinstance(violation, SQLLintError):
                 line, col = chunk.position(violation.line_no, violation.line_pos)
-                diags.append(Diagnostic(task.display_path, line, col, violation.rule_code(), violation.desc(),
+                diags.append(Diagnostic(task.display_path, line, col, violation.rule_code(), mask_in_context(violation.desc(), chunk.text),
                                         severity=_severity(violation, lint_cfg), fixable=bool(violation.fixes)))
         if fix:
             fixed, _ = linted.fix_string()

@@ -1,0 +1,143 @@
+"""Literal credentials never appear in what flinkx prints or writes, except the compiled SQL Flink needs."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flinkx_build.credentials import MASK
+from flinkx_build.credentials import is_credential_key
+from flinkx_build.credentials import mask_in_context
+from flinkx_build.credentials import mask_text
+from flinkx_build.credentials import mask_value
+from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import UsageError
+from tests.security.secret_ws import LITERALS
+from tests.security.secret_ws import WORKSPACE
+
+
+@pytest.mark.parametrize("key", [
+    "password", "PASSWORD", "connection.password", "passwd", "pwd", "accessKey", "accessId", "access-key",
+    "access_key", "access.key", "AccessKeySecret", "secret", "secretKey", "secret-key", "fs.s3a.secret.key",
+    "token", "sink.token", "credential", "credentials", "properties.sasl.jaas.config", "privateKey", "api-key",
+])
+def test_credential_keys(key):
+    assert is_credential_key(key)
+
+
+@pytest.mark.parametrize("key", ["connector", "key.fields", "value.format", "username", "url", "topic", "tableName", "keyby", "primary-key"])
+def test_ordinary_keys(key):
+    assert not is_credential_key(key)
+
+
+def test_placeholders_are_shown_literals_are_masked():
+    assert mask_value("password", "${db_password}") == "${db_password}"
+    assert mask_value("password", " ${a}${b} ") == " ${a}${b} "
+    assert mask_value("password", "pre-${a}") == MASK  # part literal: the literal part may be the secret
+    assert mask_value("password", "hunter22") == MASK
+    assert mask_value("topic", "orders") == "orders"
+
+
+@pytest.mark.parametrize("text, masked", [
+    ("SET t.password = 'hunter22';", "SET t.password = '******';"),
+    ("OPTIONS('secret-key'='hunter22', 'topic'='x')", "OPTIONS('secret-key'='******', 'topic'='x')"),
+    ("password: hunter22", "password: ******"),
+    ('"accessKey": "hunter22"', '"accessKey": "******"'),
+    ("cannot parse 'SET t.token = hunter22...'", "cannot parse 'SET t.token = ******'"),
+    ("write 'passwd: \"31415\"'", "write 'passwd: \"******\"'"),
+    ("'password' = '${db_password}'", "'password' = '${db_password}'"),
+    ("'topic' = 'password'", "'topic' = 'password'"),
+    ("option 'password' of ods.t cannot be overridden", "option 'password' of ods.t cannot be overridden"),
+])
+def test_mask_text(text, masked):
+    assert mask_text(text) == masked
+
+
+def test_a_value_quoted_without_its_key_is_masked_from_its_statement():
+    statement = "CREATE TABLE t (a INT) WITH ('connector'='print', 'password'=\"hunter22\")"
+    message = 'WITH option value "hunter22" must be a single-quoted string'
+    assert "hunter22" not in mask_in_context(message, statement)
+
+
+def test_every_message_and_usage_error_is_masked():
+    diag = Diagnostic("t.sql", 1, 1, "FX120", "cannot parse 'SET t.password = hunter22'", "write password: hunter22")
+    assert "hunter22" not in diag.format()
+    assert "hunter22" not in str(UsageError("bad option password=hunter22"))
+
+
+@pytest.fixture
+def ws(make_workspace):
+    return make_workspace(WORKSPACE)
+
+
+def _assert_no_literal(text: str, where: str) -> None:
+    leaked = [lit for lit in LITERALS if lit in text]
+    assert not leaked, f"{where} shows {leaked}"
+
+
+def test_build_output_manifest_and_folder_hold_no_literal_but_the_compiled_sql(ws, cli):
+    result = cli("build", str(ws))
+    assert result.exit_code == 0, result.lines
+    _assert_no_literal(result.stdout + result.stderr, "build output")
+    build = ws / "build"
+    _assert_no_literal((build / "manifest.json").read_text(), "manifest.json")
+    compiled = (build / "dwd" / "copy_orders.sql").read_text()
+    # Flink needs the value: a literal stays in compiled SQL (lint flags it); a declared secret stays a placeholder
+    assert "'password' = 'TablePw4711'" in compiled and "'token' = 'SetToken9931'" in compiled
+    assert "'secretKey' = '${db_password}'" in compiled
+    for path in build.rglob("*"):
+        if path.is_file() and path.suffix != ".sql":
+            _assert_no_literal(path.read_text(), str(path))
+
+
+def test_build_folder_is_private_to_its_owner(ws, cli):
+    """Compiled SQL may hold literal credentials: the build folder is not readable by others."""
+    assert cli("build", str(ws)).exit_code == 0
+    assert (ws / "build").stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_explain_masks_literals_and_shows_placeholders(ws, cli, fmt):
+    result = cli("explain", str(ws), "dwd/copy_orders", "--format", fmt)
+    assert result.exit_code == 0, result.lines
+    _assert_no_literal(result.stdout + result.stderr, f"explain --format {fmt}")
+    assert MASK in result.stdout and "${db_password}" in result.stdout
+    if fmt == "json":
+        tables = {t["table"]: t for t in json.loads(result.stdout)["tables"]}
+        options = tables["dwd.orders"]["options"]
+        assert options["password"]["value"] == MASK and options["secretKey"]["value"] == "${db_password}"
+        assert options["username"]["value"] == "etl"  # not a credential: shown
+        assert tables["ods.orders"]["options"]["token"]["value"] == MASK  # from the task's SET
+
+
+@pytest.mark.parametrize("fmt", ["human", "json", "sarif", "github"])
+def test_lint_reports_mask_literals(ws, cli, fmt):
+    # findings that quote a credential: FX106 (a number as passwd), FX02 (a double-quoted value), FX120 (syntax)
+    (ws / "projects/dwd/tasks/leaky.sql").write_text(
+        "CREATE TEMPORARY TABLE t (a INT) WITH ('connector'='print', 'password'=\"DoubleQuotedPw808\");\n"
+        "INSERT INTO t SELECT 1;\n"
+        "SET dwd.orders.password = 'SyntaxPw555' (;\n"
+    )
+    result = cli("lint", str(ws), "--format", fmt)
+    out = result.stdout + result.stderr
+    assert "FX106" in out and "FX02" in out and "FX120" in out, out
+    _assert_no_literal(out, f"lint --format {fmt}")
+    assert "DoubleQuotedPw808" not in out and "SyntaxPw555" not in out, out
+
+
+@pytest.mark.parametrize("fmt", ["mermaid", "dot", "json", "html"])
+def test_graph_shows_no_literal(ws, cli, fmt):
+    result = cli("graph", str(ws), "--format", fmt)
+    assert result.exit_code == 0, result.lines
+    assert "copy_orders" in result.stdout
+    _assert_no_literal(result.stdout + result.stderr, f"graph --format {fmt}")
+
+
+def test_caches_are_private_to_their_owner(ws, cli):
+    """Caches hold source text (a literal credential included, as in the source file): owner-only files, never printed."""
+    assert cli("build", str(ws)).exit_code == 0
+    cached = [p for p in (ws / ".flinkx-cache").rglob("*") if p.is_file()]
+    assert cached
+    for path in cached:
+        assert path.stat().st_mode & 0o077 == 0, path
