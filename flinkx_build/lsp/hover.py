@@ -1,0 +1,52 @@
+"""Hover: a table's effective definition as `flinkx explain` shows it; a function's YAML facts."""
+from __future__ import annotations
+
+from flinkx_build.commands.explain import explain_data
+from flinkx_build.commands.explain import render_text
+from flinkx_build.lsp.analysis import TaskAnalysis
+from flinkx_build.lsp.locate import FunctionTarget
+from flinkx_build.lsp.locate import TableTarget
+from flinkx_build.lsp.locate import Target
+
+
+def hover_markdown(analysis: TaskAnalysis, target: Target) -> str | None:
+    if isinstance(target, TableTarget):
+        return _table(analysis, target)
+    if isinstance(target, FunctionTarget):
+        return _function(analysis, target)
+    return None
+
+
+def _table(analysis: TaskAnalysis, target: TableTarget) -> str | None:
+    bound = target.bound
+    if bound.kind in ("local", "cte"):
+        return f"`{bound.key}`: {'a table defined in this task' if bound.kind == 'local' else 'a WITH query of this statement'}"
+    if bound.kind != "meta" or bound.definition is None:
+        return None
+    use = analysis.resolved.tables[bound.key]
+    signature = bound.definition.signature()
+    emitted = next((name for definition, name in use.variants if definition.signature() == signature), None)
+    # explain's own data, narrowed to this reference's definition: hover and explain cannot disagree
+    data = explain_data(analysis.resolved)
+    entries = [t for t in data["tables"] if t["table"] == bound.key and t["emitted_as"] == emitted]
+    if not entries:
+        return None
+    table = use.table
+    title = f"**{bound.key}** ({table.type} {table.kind} table, {table.loc.path}:{table.loc.line})"
+    body = render_text({**data, "tables": entries[:1]})
+    description = f"\n\n{table.description.strip()}" if table.description.strip() else ""
+    return f"{title}{description}\n\n```text\n{body}\n```"
+
+
+def _function(analysis: TaskAnalysis, target: FunctionTarget) -> str | None:
+    if target.bound.kind == "builtin":
+        return f"`{target.name.upper()}`: a Flink built-in function"
+    use = analysis.resolved.functions.get(target.bound.key) if target.bound.kind == "project" else None
+    if use is None:
+        return None
+    fn = use.function
+    return (
+        f"**{fn.key}** ({fn.kind} {fn.language} function, {fn.loc.path}:{fn.loc.line})\n\n"
+        f"class `{fn.class_name}`, returns `{fn.returns or '?'}`, resource `{fn.resource or '-'}`; "
+        f"compiled as `{use.emitted_name}`"
+    )
