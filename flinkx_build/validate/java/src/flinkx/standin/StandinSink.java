@@ -1,5 +1,6 @@
 package flinkx.standin;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +18,7 @@ import org.apache.flink.table.types.DataType;
  * Sink with the changelog mode of the connector it stands in for: an append-only connector
  * (kafka, filesystem, ...) reports insert-only, so the planner rejects an update stream into it
  * exactly as with the real connector. Partitioned and INSERT OVERWRITE targets are accepted.
+ * For {@code flinkx test} ({@link Fixture} with a collect id) it records every change it receives.
  */
 public final class StandinSink
         implements DynamicTableSink, SupportsWritingMetadata, SupportsPartitioning, SupportsOverwrite {
@@ -24,11 +26,15 @@ public final class StandinSink
     private final String original;
     private final ChangelogMode mode;
     private final Map<String, DataType> metadata;
+    private final Fixture fixture; // null while validating
+    private List<String> metadataKeys = new ArrayList<>();
+    private DataType consumed; // null until metadata is applied: the physical row then
 
-    StandinSink(String original, ChangelogMode mode, Map<String, DataType> metadata) {
+    StandinSink(String original, ChangelogMode mode, Map<String, DataType> metadata, Fixture fixture) {
         this.original = original;
         this.mode = mode;
         this.metadata = metadata;
+        this.fixture = fixture;
     }
 
     @Override
@@ -38,7 +44,13 @@ public final class StandinSink
 
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-        return SinkFunctionProvider.of(new DiscardingSink<RowData>());
+        if (fixture == null || fixture.collectId == null) {
+            return SinkFunctionProvider.of(new DiscardingSink<RowData>());
+        }
+        DataType type = consumed != null ? consumed : fixture.physicalType;
+        return SinkFunctionProvider.of(
+                new FixtureFunctions.Sink(fixture.collectId, fixture.names(metadataKeys),
+                        context.createDataStructureConverter(type)));
     }
 
     @Override
@@ -47,7 +59,10 @@ public final class StandinSink
     }
 
     @Override
-    public void applyWritableMetadata(List<String> metadataKeys, DataType consumedDataType) {}
+    public void applyWritableMetadata(List<String> metadataKeys, DataType consumedDataType) {
+        this.metadataKeys = new ArrayList<>(metadataKeys);
+        this.consumed = consumedDataType;
+    }
 
     @Override
     public void applyStaticPartition(Map<String, String> partition) {}
@@ -57,7 +72,10 @@ public final class StandinSink
 
     @Override
     public DynamicTableSink copy() {
-        return new StandinSink(original, mode, metadata);
+        StandinSink copy = new StandinSink(original, mode, metadata, fixture);
+        copy.metadataKeys = new ArrayList<>(metadataKeys);
+        copy.consumed = consumed;
+        return copy;
     }
 
     @Override

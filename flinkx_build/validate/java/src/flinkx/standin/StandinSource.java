@@ -1,5 +1,6 @@
 package flinkx.standin;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,8 +18,9 @@ import org.apache.flink.table.types.DataType;
 
 /**
  * Scan source and lookup source at once, so a table can be read as a stream and also joined with
- * {@code FOR SYSTEM_TIME AS OF proctime} (planned as LookupJoin). It never produces rows: the
- * validator only plans queries, it does not run them.
+ * {@code FOR SYSTEM_TIME AS OF proctime} (planned as LookupJoin). For the validator it never
+ * produces rows (it only plans queries); for {@code flinkx test} ({@link Fixture} set) it serves
+ * the test's rows, bounded, and answers lookups from them.
  */
 public final class StandinSource implements ScanTableSource, LookupTableSource, SupportsReadingMetadata {
 
@@ -26,12 +28,17 @@ public final class StandinSource implements ScanTableSource, LookupTableSource, 
     private final ChangelogMode mode;
     private final boolean bounded;
     private final Map<String, DataType> metadata;
+    private final Fixture fixture; // null while validating
+    private List<String> metadataKeys = new ArrayList<>();
+    private DataType produced; // null until metadata is applied: the physical row then
 
-    StandinSource(String original, ChangelogMode mode, boolean bounded, Map<String, DataType> metadata) {
+    StandinSource(String original, ChangelogMode mode, boolean bounded, Map<String, DataType> metadata,
+            Fixture fixture) {
         this.original = original;
         this.mode = mode;
         this.bounded = bounded;
         this.metadata = metadata;
+        this.fixture = fixture;
     }
 
     @Override
@@ -41,12 +48,37 @@ public final class StandinSource implements ScanTableSource, LookupTableSource, 
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        return SourceFunctionProvider.of(new EmptySource(), bounded);
+        if (fixture == null) {
+            return SourceFunctionProvider.of(new EmptySource(), bounded);
+        }
+        DataType type = producedType();
+        return SourceFunctionProvider.of(
+                new FixtureFunctions.Source(fixture.rowsJson, fixture.names(metadataKeys), type,
+                        context.createDataStructureConverter(type)),
+                true);
     }
 
     @Override
     public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
-        return LookupFunctionProvider.of(new EmptyLookup());
+        if (fixture == null) {
+            return LookupFunctionProvider.of(new EmptyLookup());
+        }
+        int[][] keys = context.getKeys();
+        int[] keyFields = new int[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i].length != 1) {
+                throw new UnsupportedOperationException("flinkx test: lookup on a nested field");
+            }
+            keyFields[i] = keys[i][0];
+        }
+        DataType type = producedType();
+        return LookupFunctionProvider.of(
+                new FixtureFunctions.Lookup(fixture.rowsJson, fixture.names(metadataKeys), type,
+                        context.createDataStructureConverter(type), keyFields));
+    }
+
+    private DataType producedType() {
+        return produced != null ? produced : fixture.physicalType;
     }
 
     @Override
@@ -56,12 +88,17 @@ public final class StandinSource implements ScanTableSource, LookupTableSource, 
 
     @Override
     public void applyReadableMetadata(List<String> metadataKeys, DataType producedDataType) {
-        // nothing to do: no rows are ever produced
+        // the produced row is the physical columns, then these keys' values (only tests read it)
+        this.metadataKeys = new ArrayList<>(metadataKeys);
+        this.produced = producedDataType;
     }
 
     @Override
     public DynamicTableSource copy() {
-        return new StandinSource(original, mode, bounded, metadata);
+        StandinSource copy = new StandinSource(original, mode, bounded, metadata, fixture);
+        copy.metadataKeys = new ArrayList<>(metadataKeys);
+        copy.produced = produced;
+        return copy;
     }
 
     @Override

@@ -33,6 +33,9 @@ public final class StandinTableFactory implements DynamicTableSourceFactory, Dyn
     static final String ORIGINAL = "flinkx.original-connector";
     static final String SOURCE_CHANGELOG = "flinkx.source-changelog";
     static final String SINK_CHANGELOG = "flinkx.sink-changelog";
+    // flinkx test only: the rows a source serves (JSON), the id a sink collects under
+    static final String FIXTURE_ROWS = "flinkx.fixture-rows";
+    static final String COLLECT_ID = "flinkx.collect-id";
 
     @Override
     public String factoryIdentifier() {
@@ -61,7 +64,8 @@ public final class StandinTableFactory implements DynamicTableSourceFactory, Dyn
                 original(options),
                 changelog(options.getOrDefault(SOURCE_CHANGELOG, "insert")),
                 bounded,
-                metadata(schema, true));
+                metadata(schema, true),
+                fixture(options, schema));
     }
 
     @Override
@@ -73,7 +77,16 @@ public final class StandinTableFactory implements DynamicTableSourceFactory, Dyn
         if (mode.equals("upsert") && !schema.getPrimaryKey().isPresent()) {
             mode = "all";
         }
-        return new StandinSink(original(options), changelog(mode), metadata(schema, false));
+        return new StandinSink(original(options), changelog(mode), metadata(schema, false),
+                fixture(options, schema));
+    }
+
+    /** What a test gives this table, or null outside {@code flinkx test}. */
+    private static Fixture fixture(Map<String, String> options, ResolvedSchema schema) {
+        if (!options.containsKey(FIXTURE_ROWS) && !options.containsKey(COLLECT_ID)) {
+            return null;
+        }
+        return new Fixture(options.getOrDefault(FIXTURE_ROWS, "[]"), options.get(COLLECT_ID), schema);
     }
 
     private static String original(Map<String, String> options) {

@@ -1,0 +1,76 @@
+"""`flinkx test`: run the workspace's task tests (fixture rows in, expected rows out) on Flink."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from flinkx_build.commands.common import echo_diagnostics
+from flinkx_build.commands.common import open_session
+from flinkx_build.commands.common import workspace_argument
+from flinkx_build.errors import UsageError
+from flinkx_build.errors import WorkspaceErrors
+
+TESTED_ENGINES = ("flink", "vvr")
+
+
+def _flink_problem() -> str | None:
+    """The same message `flinkx validate` gives when Flink or Java is missing."""
+    from flinkx_build.commands import validate
+    from flinkx_build.validate import engine
+    from flinkx_build.validate import jvm
+
+    reason = engine.flink_available()
+    if reason is None:
+        return None
+    if reason == getattr(jvm, "JAVA_MISSING", None):
+        return f"flinkx test needs Java 17: {reason}"
+    return f"flinkx test needs Apache Flink: {reason}; {validate.INSTALL_HINT}"
+
+
+@click.command("test")
+@workspace_argument
+@click.option("--select", "selectors", multiple=True, metavar="PROJECT/TASK",
+              help="Only the tests of this task (or project, or test name); repeatable.")
+@click.option("--format", "fmt", type=click.Choice(["human", "json", "junit"]), default="human",
+              help="Output format (default: human).")
+@click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a JUnit XML report to this file.")
+@click.option("--timeout", type=float, default=120.0, show_default=True,
+              help="Seconds one test's Flink job may run.")
+def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Path | None,
+            timeout: float) -> None:
+    """Run the tests under projects/*/tests/ on the embedded Apache Flink (PyFlink)."""
+    from flinkx_build.testing import report
+    from flinkx_build.testing.run import FlinkUnavailable
+    from flinkx_build.testing.suite import load_suite
+    from flinkx_build.testing.suite import run_suite
+
+    started = time.perf_counter()
+    problem = _flink_problem()
+    if problem:
+        raise UsageError(problem)
+    session = open_session(workspace)
+    ws = session.workspace
+    if ws.config.engine not in TESTED_ENGINES:
+        raise UsageError(f"flinkx test runs Apache Flink SQL; engine '{ws.config.engine}' cannot be tested (use engine flink or vvr)")
+    suite = load_suite(session, selectors)
+    errors = [d for d in suite.diagnostics if d.is_error]
+    if errors:
+        raise WorkspaceErrors(errors)
+    echo_diagnostics(suite.diagnostics)
+    if not suite.cases:
+        click.echo("flinkx: no tests (add them under projects/<project>/tests/*.yaml)")
+        return
+    try:
+        results = run_suite(suite, ws.root / ws.config.cache_dir, timeout)
+    except FlinkUnavailable as exc:
+        raise UsageError(f"flinkx test could not run Flink: {exc}") from None
+    elapsed = time.perf_counter() - started
+    click.echo(report.FORMATS[fmt](results, elapsed))
+    if junit_xml is not None:
+        junit_xml.parent.mkdir(parents=True, exist_ok=True)
+        junit_xml.write_text(report.junit(results, elapsed), encoding="utf-8")
+    if any(r.status != "pass" for r in results):
+        raise SystemExit(1)

@@ -1,0 +1,211 @@
+"""Reading test files: `projects/<project>/tests/*.yaml`, one or more cases a file.
+
+This module checks the shape only (keys, lists, change kinds) and keeps every value with its
+YAML position; bind.py checks the cases against the tasks and tables. Every mistake is one
+FX5xx line at its position in the YAML.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.comments import CommentedSeq
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import did_you_mean
+from flinkx_build.load.workspace import display_path
+from flinkx_build.load.yaml_io import YamlCache
+from flinkx_build.load.yaml_io import item_loc
+from flinkx_build.load.yaml_io import key_loc
+from flinkx_build.load.yaml_io import load_yaml
+from flinkx_build.load.yaml_io import mapping_loc
+from flinkx_build.load.yaml_io import value_loc
+from flinkx_build.model import MODES
+from flinkx_build.model import Loc
+from flinkx_build.model import Workspace
+
+TESTS_DIR = "tests"
+KINDS = ("+I", "-U", "+U", "-D")
+_CASE_KEYS = ("name", "task", "mode", "description", "given", "expect")
+_GIVEN_KEYS = ("rows", "changelog", "from")
+_EXPECT_KEYS = ("rows", "changelog", "ordered")
+
+
+@dataclass
+class RawRow:
+    """One row (or change) as written: its kind and the mapping of column: value."""
+
+    kind: str
+    values: Any  # CommentedMap: column -> scalar, positions in .lc
+    loc: Loc
+
+
+@dataclass
+class RawTable:
+    """A `given` or `expect` entry: rows, a changelog, or rows taken from another test."""
+
+    name: str  # the table as the test names it
+    loc: Loc
+    form: str  # rows | changelog | from
+    rows: list[RawRow] = field(default_factory=list)
+    ordered: bool = False
+    ref_test: str = ""  # from: {test: ..., table: ...}
+    ref_table: str = ""
+    ref_loc: Loc | None = None
+
+
+@dataclass
+class RawCase:
+    name: str
+    task: str  # project/task
+    mode: str | None
+    project: str  # the project whose tests/ folder holds the file
+    loc: Loc
+    task_loc: Loc
+    given: list[RawTable] = field(default_factory=list)
+    expect: list[RawTable] = field(default_factory=list)
+
+
+def test_files(ws: Workspace) -> list[tuple[str, Path]]:
+    """(project, path) of every test file, in a stable order."""
+    found = []
+    for project in ws.projects.values():
+        folder = project.directory / TESTS_DIR
+        if folder.is_dir():
+            found += [(project.name, p) for p in sorted(folder.rglob("*"))
+                      if p.is_file() and p.suffix in (".yaml", ".yml")]
+    return found
+
+
+def read_cases(ws: Workspace, use_cache: bool = True) -> tuple[list[RawCase], list[Diagnostic]]:
+    cache = YamlCache(ws.root / ws.config.cache_dir / "yaml" if use_cache else None)
+    cases: list[RawCase] = []
+    diags: list[Diagnostic] = []
+    for project, path in test_files(ws):
+        shown = display_path(path)
+        data, errors = load_yaml(path, shown, cache)
+        diags += [Diagnostic(d.path, d.line, d.col, "FX500", d.message) for d in errors]
+        if data is None:
+            continue
+        items = data if isinstance(data, CommentedSeq) else [data]
+        for index, node in enumerate(items):
+            loc = item_loc(data, index, shown) if isinstance(data, CommentedSeq) else mapping_loc(data, shown)
+            case = _case(node, project, loc, shown, diags)
+            if case is not None:
+                cases.append(case)
+    seen: dict[str, RawCase] = {}
+    for case in cases:
+        if case.name in seen:
+            first = seen[case.name].loc
+            diags.append(Diagnostic(case.loc.path, case.loc.line, case.loc.col, "FX507",
+                                    f"test '{case.name}' is defined twice (first at {first.path}:{first.line})"))
+        seen.setdefault(case.name, case)
+    return cases, diags
+
+
+def _error(diags: list[Diagnostic], loc: Loc, code: str, message: str, hint: str = "") -> None:
+    diags.append(Diagnostic(loc.path, loc.line, loc.col, code, message, hint))
+
+
+def _unknown_keys(node: CommentedMap, allowed: tuple[str, ...], where: str, shown: str,
+                  diags: list[Diagnostic]) -> None:
+    for key in node:
+        if key not in allowed:
+            _error(diags, key_loc(node, key, shown), "FX500", f"unknown key '{key}' in {where}",
+                   did_you_mean(str(key), allowed) or f"expected one of: {', '.join(allowed)}")
+
+
+def _case(node: Any, project: str, loc: Loc, shown: str, diags: list[Diagnostic]) -> RawCase | None:
+    if not isinstance(node, CommentedMap):
+        _error(diags, loc, "FX500", "a test case must be a mapping with name, task, given and expect")
+        return None
+    _unknown_keys(node, _CASE_KEYS, "a test case", shown, diags)
+    missing = [k for k in ("name", "task", "expect") if k not in node]
+    if missing:
+        _error(diags, loc, "FX500", f"test case without {', '.join(missing)}")
+        return None
+    mode = node.get("mode")
+    if mode is not None and str(mode) not in MODES:
+        _error(diags, value_loc(node, "mode", shown), "FX500", f"mode must be stream or batch, not '{mode}'")
+        mode = None
+    case = RawCase(str(node["name"]), str(node["task"]).strip().removesuffix(".sql"),
+                   str(mode) if mode is not None else None, project, loc,
+                   value_loc(node, "task", shown))
+    for section, target, allowed in (("given", case.given, _GIVEN_KEYS), ("expect", case.expect, _EXPECT_KEYS)):
+        tables = node.get(section)
+        if tables is None:
+            continue
+        if not isinstance(tables, CommentedMap):
+            _error(diags, value_loc(node, section, shown), "FX500",
+                   f"{section} must be a mapping of table: rows")
+            continue
+        for name, entry in tables.items():
+            table = _table(section, str(name), entry, key_loc(tables, name, shown),
+                           value_loc(tables, name, shown), allowed, shown, diags)
+            if table is not None:
+                target.append(table)
+    return case
+
+
+def _table(section: str, name: str, entry: Any, loc: Loc, at: Loc, allowed: tuple[str, ...],
+           shown: str, diags: list[Diagnostic]) -> RawTable | None:
+    table = RawTable(name, loc, "rows")
+    if isinstance(entry, CommentedSeq):  # the short form: a list of rows
+        table.rows = _rows(entry, shown, diags)
+        return table
+    if not isinstance(entry, CommentedMap):
+        _error(diags, at, "FX500", f"{section} '{name}' must be a list of rows or a mapping with "
+               + " or ".join(f"'{k}'" for k in allowed if k != "ordered"))
+        return None
+    _unknown_keys(entry, allowed, f"{section} '{name}'", shown, diags)
+    forms = [k for k in ("rows", "changelog", "from") if k in entry]
+    if len(forms) != 1:
+        _error(diags, loc, "FX500", f"{section} '{name}' needs exactly one of "
+               + ", ".join(k for k in allowed if k != "ordered"))
+        return None
+    table.form = forms[0]
+    table.ordered = entry.get("ordered") is True
+    body = entry[table.form]
+    body_loc = value_loc(entry, table.form, shown)
+    if table.form == "from":
+        if not isinstance(body, CommentedMap) or set(body) != {"test", "table"}:
+            _error(diags, body_loc, "FX500", "from must be {test: <test name>, table: <table of that test's expect>}")
+            return None
+        table.ref_test, table.ref_table, table.ref_loc = str(body["test"]), str(body["table"]), body_loc
+        return table
+    if not isinstance(body, CommentedSeq):
+        _error(diags, body_loc, "FX500", f"{table.form} must be a list")
+        return None
+    table.rows = _changes(body, shown, diags) if table.form == "changelog" else _rows(body, shown, diags)
+    return table
+
+
+def _rows(seq: CommentedSeq, shown: str, diags: list[Diagnostic]) -> list[RawRow]:
+    rows = []
+    for index, item in enumerate(seq):
+        loc = item_loc(seq, index, shown)
+        if not isinstance(item, CommentedMap):
+            _error(diags, loc, "FX500", "a row must be a mapping of column: value")
+            continue
+        rows.append(RawRow("+I", item, loc))
+    return rows
+
+
+def _changes(seq: CommentedSeq, shown: str, diags: list[Diagnostic]) -> list[RawRow]:
+    changes = []
+    for index, item in enumerate(seq):
+        loc = item_loc(seq, index, shown)
+        if not (isinstance(item, CommentedSeq) and len(item) == 2 and isinstance(item[1], CommentedMap)):
+            _error(diags, loc, "FX500", "a change must be [kind, {column: value, ...}]",
+                   "for example [+U, {id: 1, name: anna}]")
+            continue
+        kind = str(item[0]).strip()
+        if kind not in KINDS:
+            _error(diags, item_loc(item, 0, shown), "FX506", f"unknown change kind '{kind}'",
+                   f"expected one of: {', '.join(KINDS)}")
+            continue
+        changes.append(RawRow(kind, item[1], loc))
+    return changes

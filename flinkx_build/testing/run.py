@@ -1,0 +1,221 @@
+"""Running test cases on the embedded Flink: one JVM for the run, a TableEnvironment per case.
+
+Per case the compiled script is executed as Flink would run it, with every table's connector
+swapped for the stand-in (validate/java): tables the case gives rows get them (a bounded
+source: at its end the final watermark fires every event-time window; lookups are answered
+from the same rows), and every table collects the changes written to it. The task's INSERTs
+(or its statement set) then run as one real job on a local mini-cluster in the same JVM, and
+the collected changelogs are read back. Nothing is simulated in Python: upserts, retractions,
+late rows and window firing are Flink's.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from flinkx_build.compile.script import CompiledScript
+from flinkx_build.testing.bind import Change
+from flinkx_build.testing.bind import TableInfo
+from flinkx_build.testing.bind import TestCase
+from flinkx_build.testing.values import convert
+from flinkx_build.testing.values import to_wire
+from flinkx_build.validate import jvm as jvmlib
+from flinkx_build.validate import standin
+from flinkx_build.validate.findings import java_messages
+from flinkx_build.validate.findings import statement_sql
+from flinkx_build.validate.findings import summarize
+
+FIXTURE_ROWS_KEY = "flinkx.fixture-rows"  # StandinTableFactory.FIXTURE_ROWS
+COLLECT_ID_KEY = "flinkx.collect-id"  # StandinTableFactory.COLLECT_ID
+# Deterministic runs: one task slot, so rows keep the order they are given in; watermarks are
+# emitted as soon as they advance (interval 0), so a late row is late on every machine; UTC, so
+# TIMESTAMP_LTZ fixtures mean the same everywhere. A task's own SETs come later and win.
+CASE_CONFIG = {
+    "parallelism.default": "1",
+    "pipeline.auto-watermark-interval": "0 ms",
+    "table.local-time-zone": "UTC",
+}
+_SET = re.compile(r"^\s*SET\s+'((?:[^']|'')*)'\s*=\s*'((?:[^']|'')*)'\s*$", re.IGNORECASE | re.DOTALL)
+_SET_BARE = re.compile(r"^\s*SET\s+([\w.\-]+)\s*=\s*(.*?)\s*$", re.IGNORECASE | re.DOTALL)
+
+
+class FlinkUnavailable(Exception):
+    """PyFlink or Java is missing, or the JVM would not start."""
+
+
+@dataclass
+class CaseRun:
+    """What one case's job wrote: per meta table key, the changes in arrival order."""
+
+    written: dict[str, list[Change]] = field(default_factory=dict)
+    error: str = ""  # Flink's message when the job could not be planned or failed
+    seconds: float = 0.0
+
+
+class TestRunner:
+    """One gateway JVM for the whole run. Use as a context manager."""
+
+    def __init__(self, cache_dir: Path, timeout: float = 120.0) -> None:
+        found = jvmlib.find_toolchain()
+        if isinstance(found, str):
+            raise FlinkUnavailable(found)
+        self.timeout = timeout
+        self._runs = 0
+        try:
+            jar = jvmlib.standin_jar(cache_dir, found)
+            self._gateway: jvmlib.Gateway | None = jvmlib.launch(found, [jar], cache_dir / "flink-logs")
+        except Exception as exc:  # noqa: BLE001 - any start failure means "no Flink here"
+            raise FlinkUnavailable(f"could not start Flink: {exc}") from None
+
+    def close(self) -> None:
+        if self._gateway is not None:
+            jvmlib.stop(self._gateway)
+            self._gateway = None
+
+    def __enter__(self) -> TestRunner:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def _jvm(self) -> Any:
+        if self._gateway is None:
+            raise FlinkUnavailable("the Flink session is closed")
+        return self._gateway.jvm
+
+    def run(self, case: TestCase, script: CompiledScript) -> CaseRun:
+        began = time.perf_counter()
+        self._runs += 1
+        prefix = f"run{self._runs}:"
+        result = CaseRun()
+        emitted = {name: info for info in case.tables.values() for name in info.emitted}
+        try:
+            tenv = self._new_tenv(case.mode)
+            inserts = self._prepare(tenv, case, script, emitted, prefix)
+            if inserts:
+                self._execute(tenv, inserts)
+            for name, info in emitted.items():
+                raw = json.loads(str(self._jvm.flinkx.standin.Collected.take(prefix + name)))
+                result.written.setdefault(info.key, []).extend(_read_back(raw, info))
+        except Exception as exc:  # noqa: BLE001 - a case error is a failed case, never a traceback
+            result.error = summarize(java_messages(exc))[0] or f"{type(exc).__name__}: {exc}"
+            if self._gateway is not None and not self._gateway.alive():
+                self.close()
+                raise FlinkUnavailable(f"the Flink JVM died: {result.error}") from None
+        finally:
+            if self._gateway is not None:
+                for name in emitted:  # never leave a failed case's rows behind
+                    self._jvm.flinkx.standin.Collected.take(prefix + name)
+        result.seconds = time.perf_counter() - began
+        return result
+
+    def _new_tenv(self, mode: str) -> Any:
+        api = self._jvm.org.apache.flink.table.api
+        builder = api.EnvironmentSettings.newInstance()
+        builder = builder.inBatchMode() if mode == "batch" else builder.inStreamingMode()
+        tenv = api.TableEnvironment.create(builder.build())
+        config = tenv.getConfig().getConfiguration()
+        for key, value in CASE_CONFIG.items():
+            config.setString(key, value)
+        return tenv
+
+    def _prepare(self, tenv: Any, case: TestCase, script: CompiledScript,
+                 emitted: dict[str, TableInfo], prefix: str) -> list[str]:
+        """Run the script's DDL and SETs; return its INSERTs (run together as one job)."""
+        rows = {bound.table.key: _wire_rows(bound.changes, bound.table) for bound in case.given}
+        config = tenv.getConfig().getConfiguration()
+        inserts = []
+        for stmt in script.statements:
+            sql = statement_sql(stmt)
+            if stmt.kind == "set":
+                match = _SET.match(sql) or _SET_BARE.match(sql)
+                if match:
+                    config.setString(match.group(1).replace("''", "'"), match.group(2).replace("''", "'"))
+            elif stmt.kind == "insert":
+                inserts.append(sql)
+            elif stmt.kind == "create_table":
+                self._create_table(tenv, sql, emitted, rows, prefix)
+            elif stmt.kind == "create_function":
+                self._create_function(tenv, sql, script)
+            elif stmt.kind in ("begin_statement_set", "end", "select"):
+                continue  # all INSERTs run as one job; a bare query has no sink to check
+            else:
+                tenv.executeSql(sql)  # views and other catalog DDL
+        return inserts
+
+    def _create_table(self, tenv: Any, sql: str, emitted: dict[str, TableInfo],
+                      rows: dict[str, str], prefix: str) -> None:
+        operation = tenv.getParser().parse(sql).get(0)
+        if not hasattr(operation, "getCatalogTable"):
+            tenv.executeSql(sql)
+            return
+        table = operation.getCatalogTable()
+        name = str(operation.getTableIdentifier().getObjectName())
+        options = standin.swap_connector(dict(table.getOptions()))
+        info = emitted.get(name)
+        options[FIXTURE_ROWS_KEY] = rows.get(info.key, "[]") if info else "[]"
+        options[COLLECT_ID_KEY] = prefix + name
+        ddl = self._jvm.org.apache.flink.table.operations.ddl
+        tenv.executeInternal(ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
+                                                      operation.isIgnoreIfExists(), operation.isTemporary()))
+
+    def _create_function(self, tenv: Any, sql: str, script: CompiledScript) -> None:
+        """A project function runs as the validator's stand-in: it returns NULL."""
+        match = re.match(r"\s*CREATE\s+(?:TEMPORARY\s+)?(?:SYSTEM\s+)?FUNCTION\s+(?:IF\s+NOT\s+EXISTS\s+)?(`(?:[^`]|``)+`|[\w.]+)", sql, re.IGNORECASE)
+        name = match.group(1).strip("`").replace("``", "`") if match else ""
+        udf = standin.find_udf(tuple(script.udfs), name)
+        if udf is None or udf.kind not in standin.UDF_CLASSES:
+            raise ValueError(f"function '{name}' has no declared return type; it cannot run in a test")
+        instance = getattr(self._jvm.flinkx.standin, standin.UDF_CLASSES[udf.kind])(name, udf.returns)
+        tenv.createTemporaryFunction(f"`{name}`", instance)
+
+    def _execute(self, tenv: Any, inserts: list[str]) -> None:
+        if len(inserts) == 1:
+            result = tenv.executeSql(inserts[0])
+        else:
+            statement_set = tenv.createStatementSet()
+            for sql in inserts:
+                statement_set.addInsertSql(sql)
+            result = statement_set.execute()
+        unit = self._jvm.java.util.concurrent.TimeUnit.MILLISECONDS
+        try:
+            getattr(result, "await")(int(self.timeout * 1000), unit)
+        except Exception as exc:  # noqa: BLE001
+            if "TimeoutException" in str(exc):
+                result.getJobClient().get().cancel()
+                raise TimeoutError(f"the job did not finish within {self.timeout:.0f} s") from None
+            raise
+
+
+def _wire_rows(changes: list[Change], info: TableInfo) -> str:
+    rows = []
+    for change in changes:
+        values = {}
+        for name, value in change.values.items():
+            col = info.columns[name.lower()]
+            values[col.name] = to_wire(value, col.type)
+        rows.append({"kind": change.kind, "values": values})
+    return json.dumps(rows)
+
+
+def _read_back(raw: list[dict], info: TableInfo) -> list[Change]:
+    """What the sink received, typed by the sink's columns like the expectations are."""
+    changes = []
+    for row in raw:
+        values = {}
+        for name, value in row["values"].items():
+            col = info.columns.get(name.lower())
+            try:
+                values[col.name if col else name] = convert(value, col.type) if col else value
+            except ValueError:
+                values[col.name if col else name] = value
+        changes.append(Change(row["kind"], values, None))
+    return changes

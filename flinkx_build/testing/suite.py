@@ -1,0 +1,89 @@
+"""A whole `flinkx test` run: find and bind the cases, run them on one JVM, judge them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import UsageError
+from flinkx_build.errors import did_you_mean
+from flinkx_build.pipeline import Session
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.testing.bind import TestCase
+from flinkx_build.testing.bind import bind_cases
+from flinkx_build.testing.compare import compare
+from flinkx_build.testing.fixtures import RawCase
+from flinkx_build.testing.fixtures import read_cases
+from flinkx_build.testing.report import CaseResult
+
+
+@dataclass
+class Suite:
+    """The selected cases, bound, with the sessions (one per mode) that compile their tasks."""
+
+    cases: list[TestCase]
+    raw: dict[str, RawCase]
+    sessions: dict[str, Session]
+    diagnostics: list[Diagnostic]
+
+
+def _select(cases: list[RawCase], selectors: tuple[str, ...]) -> list[RawCase]:
+    """PROJECT/TASK, PROJECT, or a test's name; each must match something."""
+    if not selectors:
+        return cases
+    chosen = []
+    for selector in selectors:
+        wanted = selector.strip().removesuffix(".sql")
+        hits = [c for c in cases if wanted in (c.task, c.name, c.task.split("/")[0])]
+        if not hits:
+            options = sorted({c.task for c in cases} | {c.name for c in cases})
+            hint = did_you_mean(wanted, options)
+            raise UsageError(f"--select {selector}: no test for it" + (f" ({hint})" if hint else ""))
+        chosen += [c for c in hits if c not in chosen]
+    return chosen
+
+
+def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: bool = True) -> Suite:
+    ws = session.workspace
+    raw_cases, diags = read_cases(ws, use_cache)
+    selected = _select(raw_cases, selectors)
+    paths = {c.loc.path for c in selected}
+    with_cases = {c.loc.path for c in raw_cases}
+    # a file that could not be read at all is everybody's problem; otherwise only the selected
+    diags = [d for d in diags if d.path in paths or d.path not in with_cases]
+    sessions = {session.mode: session}
+    tasks = {t.key: t for t in ws.all_tasks()}
+
+    def resolve(raw: RawCase) -> tuple[ResolvedTask | None, str]:
+        task = tasks.get(raw.task)
+        if task is None:
+            return None, did_you_mean(raw.task, tasks)
+        mode = raw.mode or session.mode
+        if mode not in sessions:
+            sessions[mode] = Session.open(ws.root, mode, use_cache)
+        return sessions[mode].resolved(sessions[mode].workspace.projects[task.project].tasks[task.name]), ""
+
+    cases, bind_diags = bind_cases(selected, raw_cases, resolve, session.mode)
+    diags += bind_diags
+    for case in cases:  # a task that does not build cannot be tested: its own errors say why
+        resolved, _ = resolve(next(c for c in selected if c.name == case.name))
+        if resolved is not None:
+            diags += [d for d in resolved.diagnostics if d.is_error]
+    return Suite(cases, {c.name: c for c in selected}, sessions, diags)
+
+
+def run_suite(suite: Suite, cache_dir: Path, timeout: float) -> list[CaseResult]:
+    from flinkx_build.testing.run import TestRunner
+
+    results = []
+    with TestRunner(cache_dir, timeout) as runner:
+        for case in suite.cases:
+            session = suite.sessions[case.mode]
+            project, _, name = case.task.partition("/")
+            script = session.compiled(session.workspace.projects[project].tasks[name])
+            run = runner.run(case, script)
+            verdicts = [] if run.error else [compare(e, run.written.get(e.table.key, [])) for e in case.expect]
+            status = "error" if run.error else "pass" if all(v.ok for v in verdicts) else "fail"
+            results.append(CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line,
+                                      status, run.seconds, verdicts, run.error))
+    return results
