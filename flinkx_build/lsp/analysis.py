@@ -16,6 +16,7 @@ from pathlib import Path
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
+from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import sha256
 from flinkx_build.lint.run import _configured
@@ -77,6 +78,8 @@ class Models:
             session = Session.open(root, use_cache=self.use_cache)
         except UsageError:
             return None
+        # every keystroke is a new text: caching each parse would only fill the cache folder
+        session.cache = ParseCache(None)
         self._sessions[root] = (stamp, session)
         return session
 

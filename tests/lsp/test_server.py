@@ -187,3 +187,23 @@ async def test_unsaved_yaml_buffer_is_linted(client: LanguageClient, workspace: 
     codes = {d.code: d for d in diags}
     assert "FX103" in codes and "did you mean 'primary_key'?" in codes["FX103"].message
     assert codes["FX103"].range.start == types.Position(line_of(yaml, "primary_key:"), 0)
+
+
+async def test_a_saved_meta_table_relints_open_tasks(client: LanguageClient, workspace: Path):
+    buf = Buffer(client, workspace / TASK)
+    assert await buf.diagnostics() == []
+    yaml = workspace / "projects/dim/tables/dim_product.yaml"
+    original = yaml.read_text()
+    saved = types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(from_fs_path(str(yaml))))
+    try:
+        yaml.write_text(original.replace("name: dim_product\n", "name: dim_products\n", 1))
+        client.text_document_did_save(saved)
+        diags = await buf.diagnostics()
+        assert [d.code for d in diags] == ["FX130"]
+        assert "did you mean 'dim_products'?" in diags[0].message
+        assert diags[0].range.start == position_of(buf.text, "dim.dim_product FOR")
+    finally:
+        yaml.write_text(original)
+        client.text_document_did_save(saved)
+    assert await buf.diagnostics() == []
+    buf.close()
