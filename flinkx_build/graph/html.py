@@ -1,26 +1,35 @@
 """A single self-contained HTML page: the graph laid out by layers as inline SVG.
 
 No CDN and no layout library in the browser: the layout is computed here
-(longest-path layers over the graph with its cycles condensed, then a few
-barycenter sweeps to cut crossings), the page carries the SVG, and a small
-inline script highlights a clicked node's ancestors and descendants. The
-page works offline and from a CI artifact.
+(longest-path layers over the graph with its cycles condensed, one band per
+project so each project is a visible box, then a few barycenter sweeps
+inside the bands to cut crossings). The page carries the SVG, the node
+details as JSON and a small inline script (graph/html_assets.py): search,
+zoom, pan, fit, a side panel and lineage highlighting. A Content-Security-
+Policy forbids every network request, so the page works offline and from a
+CI artifact, whatever text a workspace puts in it.
 """
 from __future__ import annotations
 
 import html
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
+from flinkx_build.graph.html_assets import CSP
+from flinkx_build.graph.html_assets import SCRIPT
+from flinkx_build.graph.html_assets import STYLE
 from flinkx_build.graph.render import CLASS_STYLE
 from flinkx_build.graph.render import KIND_STYLE
 from flinkx_build.graph.render import full_label
 from flinkx_build.graph.render import label
 
 NODE_W, NODE_H, GAP_X, GAP_Y, MARGIN = 190, 34, 90, 16, 24
+BAND_PAD, BAND_TITLE, BAND_GAP = 12, 22, 18  # project boxes: inner padding, title strip, space between
 PALETTE = ["#4a7bb7", "#2e9e6b", "#d18616", "#8a55b5", "#cf222e", "#1b7c83", "#9a6700", "#bf3989"]
+VIRTUAL_H = 12  # the slot an edge takes where it passes a layer
 
 
 @dataclass(frozen=True)
@@ -30,25 +39,44 @@ class Box:
     layer: int
 
 
-VIRTUAL_H = 12  # the slot an edge takes where it passes a layer
+@dataclass(frozen=True)
+class Band:
+    """A project's box: every node of the project lies inside it."""
+
+    project: str
+    x: float
+    y: float
+    width: float
+    height: float
 
 
-def layout(graph: nx.DiGraph, nodes: set[str]) -> tuple[dict[str, Box], dict[tuple[str, str], list[Box]]]:
-    """Left-to-right layers (Sugiyama-style, kept small).
+@dataclass
+class Layout:
+    boxes: dict[str, Box]
+    ways: dict[tuple[str, str], list[Box]]
+    bands: list[Band]
 
-    Layers are longest paths over the graph with its cycles condensed, with
-    sources pulled next to their first reader; an edge that spans layers gets
-    a waypoint in each layer it passes, so the crossing-reduction sweeps
-    (barycenters, down and up) keep it clear of the nodes. Returns the boxes
-    of the nodes and the waypoints of each long edge.
-    """
-    sub = graph.subgraph(nodes)
+
+def _layers(sub: nx.DiGraph, nodes: set[str]) -> dict[str, int]:
     dag = nx.condensation(sub)  # a cycle collapses into one layer
     comp_layer = {c: i for i, gen in enumerate(nx.topological_generations(dag)) for c in gen}
     layer = {n: comp_layer[dag.graph["mapping"][n]] for n in nodes}
-    for n in nodes:
+    for n in nodes:  # pull a source next to its first reader
         if sub.in_degree(n) == 0 and sub.out_degree(n) > 0:
             layer[n] = min(layer[m] for m in sub.successors(n)) - 1
+    return layer
+
+
+def layout(graph: nx.DiGraph, nodes: set[str]) -> Layout:
+    """Left-to-right layers in one horizontal band per project (Sugiyama-style, kept small).
+
+    An edge that spans layers gets a waypoint in each layer it passes (in
+    its source's band), so the crossing-reduction sweeps keep it clear of
+    the nodes. Bands are ordered by their mean layer: upstream projects on top.
+    """
+    sub = graph.subgraph(nodes)
+    layer = _layers(sub, nodes)
+    project = {n: graph.nodes[n].get("project", "") for n in nodes}
     aug = nx.DiGraph()
     aug.add_nodes_from(nodes)
     chains: dict[tuple[str, str], list[str]] = {}
@@ -56,37 +84,62 @@ def layout(graph: nx.DiGraph, nodes: set[str]) -> tuple[dict[str, Box], dict[tup
         prev = u
         for index in range(layer[u] + 1, layer[v]):
             way = f"\0{u}\0{v}\0{index}"
-            layer[way] = index
+            layer[way], project[way] = index, project[u]
             aug.add_edge(prev, way)
             chains.setdefault((u, v), []).append(way)
             prev = way
         aug.add_edge(prev, v)
+    names = sorted({project[n] for n in nodes})
+    mean = {p: sum(layer[n] for n in nodes if project[n] == p) / max(1, sum(1 for n in nodes if project[n] == p)) for p in names}
+    band_of = {p: i for i, p in enumerate(sorted(names, key=lambda p: (mean[p], p)))}
     layers: dict[int, list[str]] = {}
-    for n in sorted(layer, key=lambda n: (sub.nodes[n].get("project", "") if n in sub else "~", n)):
+    for n in sorted(layer, key=lambda n: (band_of[project[n]], n)):
         layers.setdefault(layer[n], []).append(n)
     order = {n: i for column in layers.values() for i, n in enumerate(column)}
-    for sweep in range(8):  # alternate down and up barycenter passes
+    for sweep in range(8):  # alternate down and up barycenter passes, never leaving the band
         downward = sweep % 2 == 0
         for index in sorted(layers, reverse=not downward):
-            def bary(n: str) -> float:
+            def key(n: str) -> tuple[int, float, int]:
                 near = list(aug.predecessors(n) if downward else aug.successors(n))
-                return sum(order[m] for m in near) / len(near) if near else order[n]
+                return band_of[project[n]], (sum(order[m] for m in near) / len(near) if near else order[n]), order[n]
 
-            layers[index] = sorted(layers[index], key=lambda n: (bary(n), order[n]))
+            layers[index] = sorted(layers[index], key=key)
             order.update({n: i for i, n in enumerate(layers[index])})
+    return _place(nodes, layer, project, band_of, layers, chains)
 
+
+def _place(nodes, layer, project, band_of, layers, chains) -> Layout:
     def height(n: str) -> float:
         return (NODE_H + GAP_Y) if n in nodes else VIRTUAL_H
 
-    tallest = max((sum(height(n) for n in column) for column in layers.values()), default=0)
+    def column_height(index: int, band: str) -> float:
+        return sum(height(n) for n in layers[index] if project[n] == band)
+
+    bands_sorted = sorted(band_of, key=band_of.get)
+    inner = {b: max(column_height(i, b) for i in layers) for b in bands_sorted}
+    top: dict[str, float] = {}
+    y = MARGIN
+    for b in bands_sorted:
+        top[b] = y
+        y += BAND_TITLE + inner[b] + BAND_PAD + BAND_GAP
     boxes: dict[str, Box] = {}
     for index, column in layers.items():
-        y = MARGIN + 30 + (tallest - sum(height(n) for n in column)) / 2
+        filled = {b: 0.0 for b in bands_sorted}
         for n in column:
-            boxes[n] = Box(MARGIN + index * (NODE_W + GAP_X), y, index)
-            y += height(n)
+            b = project[n]
+            y = top[b] + BAND_TITLE + (inner[b] - column_height(index, b)) / 2 + filled[b]
+            boxes[n] = Box(MARGIN + BAND_PAD + index * (NODE_W + GAP_X), y, index)
+            filled[b] += height(n)
+    bands = []
+    for b in bands_sorted:
+        members = [boxes[n] for n in nodes if project[n] == b]
+        if not members:
+            continue
+        x0 = min(m.x for m in members) - BAND_PAD
+        x1 = max(m.x for m in members) + NODE_W + BAND_PAD
+        bands.append(Band(b, x0, top[b], x1 - x0, BAND_TITLE + inner[b] + BAND_PAD - GAP_Y / 2))
     ways = {edge: [boxes.pop(w) for w in chain] for edge, chain in chains.items()}
-    return boxes, ways
+    return Layout(boxes, ways, bands)
 
 
 def _edge_path(a: Box, b: Box, ways: list[Box]) -> str:
@@ -111,12 +164,12 @@ def _shape(kind: str, box: Box, fill: str, stroke: str, width: str) -> str:
     x, y, w, h = box.x, box.y, NODE_W, NODE_H
     common = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"'
     if kind == "table":
-        return f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="14" {common}/>'
+        return f'<rect class="shape" x="{x}" y="{y}" width="{w}" height="{h}" rx="14" {common}/>'
     if kind == "function":
         d = 10
         points = f"{x + d},{y} {x + w - d},{y} {x + w},{y + h / 2} {x + w - d},{y + h} {x + d},{y + h} {x},{y + h / 2}"
-        return f'<polygon points="{points}" {common}/>'
-    return f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="3" {common}/>'
+        return f'<polygon class="shape" points="{points}" {common}/>'
+    return f'<rect class="shape" x="{x}" y="{y}" width="{w}" height="{h}" rx="3" {common}/>'
 
 
 def _short(text: str, limit: int = 27) -> str:
@@ -125,19 +178,26 @@ def _short(text: str, limit: int = 27) -> str:
 
 def to_svg(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None = None) -> str:
     classes = classes or {}
-    boxes, ways = layout(graph, nodes)
-    projects = sorted({graph.nodes[n].get("project", "") for n in nodes})
-    colour = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(projects)}
-    width = max((b.x for b in boxes.values()), default=0) + NODE_W + MARGIN
-    height = max((b.y for b in boxes.values()), default=0) + NODE_H + MARGIN + 40
+    placed = layout(graph, nodes)
+    boxes = placed.boxes
+    colour = {b.project: PALETTE[i % len(PALETTE)] for i, b in enumerate(placed.bands)}
+    width = max((b.x + b.width for b in placed.bands), default=0) + MARGIN
+    height = max((b.y + b.height for b in placed.bands), default=0) + MARGIN
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" font-family="Helvetica, Arial, sans-serif" font-size="12">',
+        f'<svg id="graph" viewBox="0 0 {width:.0f} {height:.0f}" data-width="{width:.0f}" data-height="{height:.0f}" font-family="Helvetica, Arial, sans-serif" font-size="12">',
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#666"/></marker></defs>',
+        '<rect id="background" x="0" y="0" width="100%" height="100%" fill="#ffffff"/>',
+        '<g id="viewport">',
     ]
-    for i, p in enumerate(projects):  # legend: project colours
-        out.append(f'<rect x="{MARGIN + i * 130}" y="6" width="12" height="12" fill="{colour[p]}"/><text x="{MARGIN + i * 130 + 17}" y="16">{html.escape(p)}</text>')
+    for band in placed.bands:  # one box per project, drawn first so nodes and edges sit on top
+        c = colour[band.project]
+        out.append(
+            f'<g class="project" data-project="{html.escape(band.project)}">'
+            f'<rect x="{band.x}" y="{band.y}" width="{band.width}" height="{band.height}" rx="8" fill="{c}" fill-opacity="0.07" stroke="{c}" stroke-width="1.5"/>'
+            f'<text x="{band.x + 10}" y="{band.y + 16}" font-weight="bold" font-size="13" fill="{c}">{html.escape(band.project or "(no project)")}</text></g>'
+        )
     for u, v, data in sorted(graph.subgraph(nodes).edges(data=True)):
-        path = _edge_path(boxes[u], boxes[v], ways.get((u, v), []))
+        path = _edge_path(boxes[u], boxes[v], placed.ways.get((u, v), []))
         dash = ' stroke-dasharray="5,4"' if data.get("relation") in ("lookup", "calls") else ""
         tip = data.get("relation", "")
         if data.get("columns"):
@@ -148,43 +208,46 @@ def to_svg(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None = 
         kind = data.get("kind", "task")
         cls = classes.get(node, "")
         fill, stroke = CLASS_STYLE.get(cls, KIND_STYLE.get(kind, KIND_STYLE["task"]))
-        tip = f"{node}\n{data.get('source', '')}" + (f"\n{cls}" if cls else "")
-        out.append(f'<g class="node" data-id="{html.escape(node)}"><title>{html.escape(tip)}</title>')
+        tip = f"{full_label(graph, node)}\n{data.get('source', '')}" + (f"\n{cls}" if cls else "")
+        out.append(f'<g class="node" data-id="{html.escape(node)}" data-kind="{kind}"><title>{html.escape(tip)}</title>')
         out.append(_shape(kind, box, fill, stroke, "2" if cls else "1.2"))
-        inset = {"table": 7, "function": 9}.get(kind, 1)  # keep the project stripe inside round and slanted ends
-        out.append(f'<rect x="{box.x + inset}" y="{box.y + 8}" width="4" height="{NODE_H - 16}" fill="{colour[data.get("project", "")]}"/>')
-        out.append(f'<text x="{box.x + inset + 11}" y="{box.y + NODE_H / 2 + 4}">{html.escape(_short(label(graph, node)))}</text></g>')
-    out.append("</svg>")
+        out.append(f'<text x="{box.x + 12}" y="{box.y + NODE_H / 2 + 4}">{html.escape(_short(label(graph, node)))}</text></g>')
+    out.append("</g></svg>")
     return "\n".join(out)
 
 
-_SCRIPT = """
-const up = DATA.up, down = DATA.down;
-function walk(start, next) {
-  const seen = new Set([start]), todo = [start];
-  while (todo.length) { for (const m of next[todo.pop()] || []) if (!seen.has(m)) { seen.add(m); todo.push(m); } }
-  return seen;
-}
-function show(id) {
-  const keep = id ? new Set([...walk(id, up), ...walk(id, down)]) : null;
-  document.querySelectorAll('.node').forEach(g => g.style.opacity = !keep || keep.has(g.dataset.id) ? 1 : 0.15);
-  document.querySelectorAll('.edge').forEach(e => e.style.opacity = !keep || (keep.has(e.dataset.from) && keep.has(e.dataset.to)) ? 1 : 0.1);
-  document.getElementById('picked').textContent = id ? id + ' (click the background to reset)' : 'Click a node to show what it depends on and what depends on it.';
-}
-document.querySelectorAll('.node').forEach(g => g.addEventListener('click', ev => { ev.stopPropagation(); show(g.dataset.id); }));
-document.querySelector('svg').addEventListener('click', () => show(null));
-"""
-
-
-def to_html(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None = None, title: str = "flinkx graph", cycles: list[list[str]] | None = None) -> str:
+def page_data(graph: nx.DiGraph, nodes: set[str], details: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What the script needs: each node's names and details, and the edges both ways."""
+    details = details or {}
     sub = graph.subgraph(nodes)
-    data = {
+    info = {}
+    for n in sorted(nodes):
+        data = graph.nodes[n]
+        info[n] = {
+            "label": label(graph, n), "full": full_label(graph, n), "kind": data.get("kind", ""),
+            "project": data.get("project", ""), "source": str(data.get("source", "")), **details.get(n, {}),
+        }
+    edges = [
+        {"from": u, "to": v, "relation": d.get("relation", ""), "columns": list(d.get("columns", []))}
+        for u, v, d in sorted(sub.edges(data=True))
+    ]
+    return {
+        "nodes": info, "edges": edges,
         "up": {n: sorted(sub.predecessors(n)) for n in sorted(nodes)},
         "down": {n: sorted(sub.successors(n)) for n in sorted(nodes)},
     }
-    payload = json.dumps(data, sort_keys=True).replace("</", "<\\/")
+
+
+def _script_json(data: Any) -> str:
+    """JSON that cannot end the <script> element it sits in."""
+    return json.dumps(data, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def to_html(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None = None, title: str = "flinkx graph",
+            cycles: list[list[str]] | None = None, details: dict[str, dict[str, Any]] | None = None) -> str:
     counts = {k: sum(1 for n in nodes if graph.nodes[n].get("kind") == k) for k in ("task", "table", "function")}
-    summary = f"{counts['task']} tasks, {counts['table']} tables, {counts['function']} functions"
+    projects = len({graph.nodes[n].get("project", "") for n in nodes})
+    summary = f"{projects} projects, {counts['task']} tasks, {counts['table']} tables, {counts['function']} functions"
     warning = ""
     if cycles:
         items = "".join(f"<li>{html.escape(' -> '.join([*c, c[0]]))}</li>" for c in cycles)
@@ -194,26 +257,29 @@ def to_html(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | None =
         for n in sorted(nodes)
     )
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-body {{ font-family: Helvetica, Arial, sans-serif; margin: 16px; color: #1f2328; }}
-.scroll {{ overflow: auto; border: 1px solid #d0d7de; border-radius: 6px; }}
-.node {{ cursor: pointer; }}
-.warn {{ background: #ffebe9; border: 1px solid #cf222e; padding: 4px 12px; border-radius: 6px; margin: 8px 0; }}
-table {{ border-collapse: collapse; margin-top: 16px; font-size: 12px; }}
-td {{ border-bottom: 1px solid #eee; padding: 2px 10px 2px 0; }}
-</style></head>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{STYLE}</style></head>
 <body>
-<h2>{html.escape(title)}</h2>
-<p>{summary}. <span id="picked">Click a node to show what it depends on and what depends on it.</span></p>
+<header><h1>{html.escape(title)}</h1><p class="summary">{summary}</p></header>
 {warning}
-<div class="scroll">
+<div class="toolbar">
+<input id="search" type="search" placeholder="Search tables, tasks, functions" autocomplete="off" aria-label="Search by name">
+<span id="matches"></span>
+<button id="zoom-in" title="Zoom in">+</button><button id="zoom-out" title="Zoom out">&minus;</button>
+<button id="fit-width" title="Fit the width of the graph">Fit width</button><button id="fit-all" title="Show the whole graph">Fit all</button>
+<span class="hint">Wheel to zoom, drag to pan, click a node for its details.</span>
+</div>
+<main>
+<div id="canvas">
 {to_svg(graph, nodes, classes)}
 </div>
-<details><summary>Nodes</summary><table>{rows}</table></details>
-<script>
-const DATA = {payload};
-{_SCRIPT}
-</script>
+<aside id="panel"><p class="empty">Click a node to see its columns, effective options and source file, and to highlight what it depends on and what depends on it.</p></aside>
+</main>
+<details><summary>All nodes</summary><table class="nodes">{rows}</table></details>
+<script id="graph-data" type="application/json">{_script_json(page_data(graph, nodes, details))}</script>
+<script>{SCRIPT}</script>
 </body></html>
 """

@@ -61,6 +61,14 @@ def to_mermaid(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | Non
     """A `flowchart LR` that GitHub renders in a ```mermaid block."""
     classes = classes or {}
     ids = {node: f"n{i}" for i, node in enumerate(sorted(nodes))}
+    edges = _edges(graph, nodes)
+    # Mermaid places a text label of an edge that crosses subgraphs far from the edge
+    # (mermaid-js/mermaid#3882): a lookup's label is a small node on the edge instead,
+    # inside the reading task's subgraph, so the layout keeps it on the path.
+    lookups = {(u, v): f"l{i}" for i, (u, v) in enumerate((u, v) for u, v, d in edges if d.get("relation") == "lookup")}
+    into = {v: [] for _, v in lookups}
+    for (u, v), lid in lookups.items():
+        into[v].append(lid)
     out = ["flowchart LR"]
     for i, (project, members) in enumerate(_by_project(graph, nodes).items()):
         out.append(f'  subgraph p{i}["{_mermaid_text(project or "(none)")}"]')
@@ -69,13 +77,19 @@ def to_mermaid(graph: nx.DiGraph, nodes: set[str], classes: dict[str, str] | Non
             text = _mermaid_text(label(graph, node))
             shape = {"table": f'[("{text}")]', "function": f'{{{{"{text}"}}}}'}.get(graph.nodes[node].get("kind", ""), f'["{text}"]')
             out.append(f"    {ids[node]}{shape}")
+            out.extend(f'    {lid}(["lookup"])' for lid in into.get(node, []))
         out.append("  end")
-    for u, v, data in _edges(graph, nodes):
-        relation = data.get("relation")
-        arrow = {"lookup": "-. lookup .->", "calls": "-.->"}.get(relation or "", "-->")
+    for u, v, data in edges:
+        if (u, v) in lookups:
+            out.append(f"  {ids[u]} -.- {lookups[u, v]} -.-> {ids[v]}")
+            continue
+        arrow = "-.->" if data.get("relation") == "calls" else "-->"
         out.append(f"  {ids[u]} {arrow} {ids[v]}")
     for kind, (fill, stroke) in KIND_STYLE.items():
         out.append(f"  classDef {kind} fill:{fill},stroke:{stroke},color:#111")
+    if lookups:
+        out.append("  classDef lookupLabel fill:#ffffff,stroke:#d18616,stroke-dasharray:3 3,color:#9a6700,font-size:11px")
+        out.append(f"  class {','.join(lookups.values())} lookupLabel")
     used = set(classes.values())
     for cls, (fill, stroke) in CLASS_STYLE.items():
         if cls in used:
@@ -153,7 +167,8 @@ def to_json(graph: nx.DiGraph, nodes: set[str], cycles: list[list[str]] | None =
     return json.dumps(graph_data(graph, nodes, cycles, classes), indent=2, sort_keys=True) + "\n"
 
 
-def render(fmt: str, graph: nx.DiGraph, nodes: set[str], cycles: list[list[str]] | None = None, classes: dict[str, str] | None = None, title: str = "flinkx graph") -> str:
+def render(fmt: str, graph: nx.DiGraph, nodes: set[str], cycles: list[list[str]] | None = None, classes: dict[str, str] | None = None,
+           title: str = "flinkx graph", details: dict[str, dict[str, Any]] | None = None) -> str:
     if fmt == "mermaid":
         return to_mermaid(graph, nodes, classes)
     if fmt == "dot":
@@ -163,5 +178,5 @@ def render(fmt: str, graph: nx.DiGraph, nodes: set[str], cycles: list[list[str]]
     if fmt == "html":
         from flinkx_build.graph.html import to_html
 
-        return to_html(graph, nodes, classes, title=title, cycles=cycles)
+        return to_html(graph, nodes, classes, title=title, cycles=cycles, details=details)
     raise ValueError(f"unknown format {fmt}")

@@ -13,6 +13,8 @@ from flinkx_build.frontend.template import find_variables
 from flinkx_build.frontend.template import render
 from flinkx_build.frontend.template import template_context
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.load.connectors import connector_mismatch
+from flinkx_build.load.names import yaml_name
 from flinkx_build.load.yaml_io import NO_CACHE
 from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.load.yaml_io import item_loc
@@ -41,6 +43,8 @@ FLINK_TYPES = {
     "TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MULTISET", "MAP", "ROW", "RAW", "NULL",
 }
 _TYPE_HEAD = re.compile(r"\s*([A-Za-z_]+)")
+# DECIMAL(10, 2), TIMESTAMP(3) WITH LOCAL TIME ZONE: numbers separated by commas
+_TYPE_PARAMS = re.compile(r"\(\s*\d+\s*(?:,\s*\d+\s*)*\)")
 
 
 def check_flink_type(type_text: str) -> str | None:
@@ -55,6 +59,8 @@ def check_flink_type(type_text: str) -> str | None:
     if name not in FLINK_TYPES:
         return head.group(1)
     inner = type_text[head.end():].strip()
+    if inner.startswith("(") and not _TYPE_PARAMS.match(inner):
+        return type_text.strip()
     if name in ("ARRAY", "MULTISET") and inner.startswith("<") and inner.endswith(">"):
         return check_flink_type(inner[1:-1])
     if name == "MAP" and inner.startswith("<") and inner.endswith(">"):
@@ -70,6 +76,13 @@ def check_flink_type(type_text: str) -> str | None:
                 if bad:
                     return bad
     return None
+
+
+def type_hint(bad: str) -> str:
+    """The fix for what check_flink_type returned."""
+    if "(" in bad:
+        return "write the parameters as numbers separated by commas, e.g. DECIMAL(16, 2)"
+    return did_you_mean(bad.upper(), FLINK_TYPES)
 
 
 def _split_top(text: str) -> list[str]:
@@ -144,7 +157,9 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
         return None
     reader.unknown_keys(data, TABLE_KEYS, "meta table")
     loc = mapping_loc(data, shown)
-    name = str(data.get("name") or path.stem)
+    name = yaml_name(data, path, shown, "table", diags)
+    if name is None:  # `../x`, `/etc` or a control character: never a folder or identifier
+        return None
     kind = _text(data.get("kind") or "stream")
     if kind not in TABLE_KINDS:
         reader.error(value_loc(data, "kind", shown), "FX104", f"kind must be stream or offline, not '{kind}'", did_you_mean(kind, TABLE_KINDS))
@@ -153,6 +168,9 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
     ttype = _text(data.get("type") or options.get("connector") or options.get("type") or "")
     if not ttype:
         reader.error(loc, "FX102", f"meta table '{name}' has no 'type' (and no 'with.connector')")
+    mismatch = connector_mismatch(ttype, options.get("connector", ""))
+    if mismatch and "connector" in option_locs:
+        reader.error(option_locs["connector"], "FX104", mismatch[0], mismatch[1])
     columns = _columns(reader, data, name)
     if columns is None:
         return None
@@ -209,7 +227,7 @@ def _columns(reader: _Reader, data: CommentedMap, table: str) -> list[Column] | 
         name, ctype = _text(item["name"]), _text(item["type"])
         bad = check_flink_type(ctype)
         if bad:
-            reader.error(value_loc(item, "type", shown), "FX107", f"'{bad}' is not a Flink data type", did_you_mean(bad.upper(), FLINK_TYPES))
+            reader.error(value_loc(item, "type", shown), "FX107", f"'{bad}' is not a Flink data type", type_hint(bad))
         if name.lower() in seen:
             reader.error(loc, "FX105", f"column '{name}' is defined twice")
         seen.add(name.lower())
@@ -259,8 +277,10 @@ def load_function(project: Project, path: Path, shown: str, diags: list[Diagnost
     returns = _text(data["returns"])
     bad = check_flink_type(returns)
     if bad:
-        err(value_loc(data, "returns", shown), "FX107", f"'{bad}' is not a Flink data type", did_you_mean(bad.upper(), FLINK_TYPES))
-    name = _text(data.get("name") or path.stem)
+        err(value_loc(data, "returns", shown), "FX107", f"'{bad}' is not a Flink data type", type_hint(bad))
+    name = yaml_name(data, path, shown, "function", diags)
+    if name is None:
+        return None
     content = {k: _text(data.get(k)) for k in ("class", "language", "kind", "returns", "resource")}
     content["name"] = name
     return Function(
