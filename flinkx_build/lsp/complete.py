@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from flinkx_build.credentials import mask_value
 from flinkx_build.frontend.parse import parse_chunk
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
@@ -182,7 +183,7 @@ def _variables(analysis: TaskAnalysis) -> list[Candidate]:
         elif value in ws.projects:
             detail = f"project {value}"
         else:
-            detail = value
+            detail = str(mask_value(name, value))  # a password kept as a plain variable stays hidden
         out.append(Candidate(name, "variable", detail))
     return out
 

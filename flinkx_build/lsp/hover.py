@@ -1,12 +1,18 @@
 """Hover: a table's effective definition as `flinkx explain` shows it; a function's YAML facts."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from flinkx_build.commands.explain import explain_data
 from flinkx_build.commands.explain import render_text
+from flinkx_build.credentials import mask_value
+from flinkx_build.load.workspace import display_path
 from flinkx_build.lsp.analysis import TaskAnalysis
+from flinkx_build.lsp.goto import definition
 from flinkx_build.lsp.locate import FunctionTarget
 from flinkx_build.lsp.locate import TableTarget
 from flinkx_build.lsp.locate import Target
+from flinkx_build.lsp.locate import VariableTarget
 
 
 def hover_markdown(analysis: TaskAnalysis, target: Target) -> str | None:
@@ -14,6 +20,8 @@ def hover_markdown(analysis: TaskAnalysis, target: Target) -> str | None:
         return _table(analysis, target)
     if isinstance(target, FunctionTarget):
         return _function(analysis, target)
+    if isinstance(target, VariableTarget):
+        return _variable(analysis, target)
     return None
 
 
@@ -50,3 +58,13 @@ def _function(analysis: TaskAnalysis, target: FunctionTarget) -> str | None:
         f"class `{fn.class_name}`, returns `{fn.returns or '?'}`, resource `{fn.resource or '-'}`; "
         f"compiled as `{use.emitted_name}`"
     )
+
+
+def _variable(analysis: TaskAnalysis, target: VariableTarget) -> str | None:
+    if target.name not in analysis.context:
+        return None
+    where = definition(analysis, target)
+    source = f" ({display_path(Path(where.path))}:{where.line})" if where else ""
+    if target.name in analysis.session.workspace.config.secrets:
+        return f"`${{{target.name}}}`: a secret, filled in at deploy time{source}"
+    return f"`${{{target.name}}}` = `{mask_value(target.name, analysis.context[target.name])}`{source}"

@@ -224,15 +224,15 @@ def extent_range(doc: TextDocument, extent: Extent) -> types.Range:
 def to_lsp_diagnostic(doc: TextDocument, diag: Diagnostic) -> types.Diagnostic:
     """`path:line:col: FXnnn message (hint)` as an LSP diagnostic over the word at its position."""
     lines = doc.lines
-    line_text = lines[diag.line - 1].rstrip("\r\n") if 0 < diag.line <= len(lines) else ""
+    line = min(max(diag.line, 1), max(len(lines), 1))  # "not closed" findings may point past the end
+    line_text = lines[line - 1].rstrip("\r\n") if lines else ""
     col = min(max(diag.col, 1), len(line_text) + 1)
     token = _TOKEN.match(line_text, col - 1)
     end_col = token.end() + 1 if token else min(col + 1, len(line_text) + 1)
     message = diag.message + (f" ({diag.hint})" if diag.hint else "")
     severity = types.DiagnosticSeverity.Warning if diag.severity == "warning" else types.DiagnosticSeverity.Error
     return types.Diagnostic(
-        range=extent_range(doc, Extent(diag.line, col, end_col)) if line_text or diag.line <= len(lines) else types.Range(types.Position(0, 0), types.Position(0, 0)),
-        message=message, severity=severity, code=diag.code, source="flinkx",
+        range=extent_range(doc, Extent(line, col, end_col)), message=message, severity=severity, code=diag.code, source="flinkx",
     )
 
 

@@ -152,6 +152,22 @@ async def test_hover_on_a_table_shows_what_explain_shows(client: LanguageClient,
     assert "line_amount" in hover and f"{TASK}:21" in hover
 
 
+async def test_hover_on_a_variable_and_a_function(client: LanguageClient, workspace: Path):
+    buf = Buffer(client, workspace / TASK)
+
+    async def hover(needle: str, shift: int) -> str:
+        result = await client.text_document_hover_async(types.HoverParams(buf.identifier(), position_of(buf.text, needle, shift)))
+        assert result is not None, needle
+        return result.contents.value
+
+    variable = await hover("${dim_project}.dim_user FOR", 3)
+    assert "`${dim_project}` = `dim`" in variable
+    assert f"flinkx.yaml:{line_of(workspace / 'flinkx.yaml', 'dim_project:') + 1}" in variable
+    function = await hover("dim:parse_ua(o.user_agent)", 5)
+    assert "**dim:parse_ua**" in function and "functions/parse_ua.yaml:1" in function
+    buf.close()
+
+
 async def test_completion_of_columns_and_tables(client: LanguageClient, workspace: Path):
     buf = Buffer(client, workspace / TASK)
 
