@@ -50,6 +50,13 @@ CODES: dict[str, tuple[str, str]] = {
     "FX200": ("error", "dependency cycle"),
     # validation with the real Flink planner
     "FX300": ("error", "Flink rejected the statement"),
+    # flinkx deploy (flinkx_build/deploy/, docs/deploy.md)
+    "FX600": ("error", "the Flink cluster cannot be reached or refused a request"),
+    "FX601": ("error", "a secret is not set in the environment"),
+    "FX602": ("error", "upgrade refused: the job would not keep its state"),
+    "FX603": ("error", "a deploy step failed (savepoint, submission, or the job did not reach RUNNING)"),
+    "FX604": ("error", "the workspace cannot be deployed (engine or mode)"),
+    "FX605": ("error", "a deploy jar does not exist"),
 }
 
 
