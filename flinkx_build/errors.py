@@ -42,6 +42,12 @@ CODES: dict[str, tuple[str, str]] = {
     "FX192": ("error", "the build folder is a symlink or not a folder"),
     "FX193": ("error", "a build file would be written outside the build folder"),
     "FX194": ("warning", "file not fixed: a symlink, not a regular file, or outside the workspace"),
+    # semantic checks (flinkx_build/checks/, pages in docs/checks.md)
+    "FX401": ("error", "unknown column"),
+    "FX402": ("error", "ambiguous column"),
+    "FX403": ("error", "unknown table qualifier"),
+    "FX410": ("error", "INSERT column count differs from the sink"),
+    "FX411": ("error", "INSERT column type cannot be cast to the sink column"),
     # sqlfluff rules of the flinkx_rules plugin
     "FX01": ("error", "reserved word used as an identifier must be backtick-quoted"),
     "FX02": ("error", "WITH keys and values must be single-quoted strings"),

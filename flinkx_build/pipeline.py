@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
+from flinkx_build.checks import run_checks
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.compile.script import compile_task
 from flinkx_build.errors import Diagnostic
@@ -28,6 +29,8 @@ from flinkx_build.model import Task
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.task import resolve_task
+from flinkx_build.semantic import analyze
+from flinkx_build.semantic.model import TaskModel
 
 PARALLEL_THRESHOLD = 16  # below this, starting workers costs more than it saves
 
@@ -46,6 +49,7 @@ class Session:
     _parsed: dict[str, list[ParsedStatement]] = field(default_factory=dict)
     _resolved: dict[str, ResolvedTask] = field(default_factory=dict)
     _compiled: dict[str, CompiledScript] = field(default_factory=dict)
+    _models: dict[str, TaskModel] = field(default_factory=dict)
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
@@ -110,16 +114,26 @@ class Session:
         """Adopt a parse made elsewhere (lint parses while it lints)."""
         self._parsed[task.key] = statements
         self._resolved.pop(task.key, None)
+        self._models.pop(task.key, None)
         self._compiled.pop(task.key, None)
         context = self.context_for(task)
         self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
 
     def resolved(self, task: Task) -> ResolvedTask:
+        """The task with every reference bound, its semantic checks' findings included."""
         if task.key not in self._resolved:
             result = resolve_task(self.workspace, task, self.parsed(task), self.mode)
             result.diagnostics[:0] = self.variable_diagnostics(task)
+            model = analyze(self.workspace, result)
+            result.diagnostics.extend(run_checks(self.workspace, result, model))
             self._resolved[task.key] = result
+            self._models[task.key] = model
         return self._resolved[task.key]
+
+    def model(self, task: Task) -> TaskModel:
+        """The column-level semantic model of the task (scopes, bindings, types, lineage)."""
+        self.resolved(task)
+        return self._models[task.key]
 
     def compiled(self, task: Task) -> CompiledScript:
         if task.key not in self._compiled:

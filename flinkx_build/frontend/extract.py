@@ -7,6 +7,7 @@ from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend.hints import parse_hint
 from flinkx_build.frontend.hints import unquote
+from flinkx_build.frontend.query import extract_query
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.statements import ColumnRef
 from flinkx_build.frontend.statements import ComputedColumn
@@ -93,6 +94,7 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
         qualifier = _parts(card)
         stmt.wildcards.append(qualifier[-1] if qualifier else None)
     _hints(tree, chunk, stmt)
+    stmt.query = extract_query(body, chunk, stmt)
 
 
 _UPPER_CASED = ("keyword", "function_name_identifier", "data_type_identifier", "date_part")

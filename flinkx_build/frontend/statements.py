@@ -11,18 +11,9 @@ from dataclasses import field
 from typing import Any
 
 from flinkx_build.frontend.hints import HintItem
-
-
-@dataclass(frozen=True)
-class Pos:
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class Span:
-    start: int
-    end: int
+from flinkx_build.frontend.positions import Pos
+from flinkx_build.frontend.positions import Span
+from flinkx_build.frontend.query_ir import StatementQuery
 
 
 @dataclass
@@ -125,6 +116,8 @@ class ParsedStatement:
     # the statement's code tokens, comments and layout dropped, keywords and function
     # names upper-cased, hints in one canonical form: equal for layout-only changes
     normalized: str = ""
+    # the query structure (scopes, select lists, expressions) the semantic model binds
+    query: StatementQuery | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -164,4 +157,5 @@ class ParsedStatement:
             code_pos=Pos(**data["code_pos"]) if data.get("code_pos") else None,
             wildcards=list(data.get("wildcards", [])),
             normalized=data.get("normalized", ""),
+            query=StatementQuery.from_json(data["query"]) if data.get("query") else None,
         )

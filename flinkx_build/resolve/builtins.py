@@ -13,7 +13,7 @@ from importlib import resources
 _SIMPLE_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def _data_text(name: str) -> str:
+def data_text(name: str) -> str:
     try:
         return resources.files("flinkx_build.data").joinpath(name).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
@@ -24,7 +24,7 @@ def _data_text(name: str) -> str:
 def builtin_functions() -> frozenset[str]:
     """Upper-case names of Flink 1.20's built-in functions."""
     names = set()
-    for line in _data_text("flink_builtin_functions.txt").splitlines():
+    for line in data_text("flink_builtin_functions.txt").splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
             names.add(line.split()[0].upper())
@@ -34,7 +34,7 @@ def builtin_functions() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def reserved_words() -> dict[str, str]:
     """Upper-case word -> "error" (Flink rejects it unquoted) or "warning"."""
-    text = _data_text("flink_reserved_words.json")
+    text = data_text("flink_reserved_words.json")
     if not text:
         return {}
     return {k.upper(): v for k, v in json.loads(text).get("words", {}).items()}

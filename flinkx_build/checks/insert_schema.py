@@ -1,0 +1,51 @@
+"""FX410 INSERT column count, FX411 INSERT column type.
+
+What it finds: an INSERT whose query yields more or fewer columns than the
+sink's effective schema has (after SET, hints and `dataphincolumns`), or a
+column whose type Flink will not cast implicitly to the sink column's type
+(BIGINT into INT, STRING into INT, DOUBLE into DECIMAL). A widening Flink
+accepts (INT into BIGINT, DECIMAL into DOUBLE, any DECIMAL into any DECIMAL)
+is not reported, and neither is a column whose type the model does not know.
+"""
+from __future__ import annotations
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.semantic.analyze import sink_columns
+from flinkx_build.semantic.model import TaskModel
+from flinkx_build.semantic.types import implicit_cast
+
+
+def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+    path = resolved.task.display_path
+    out = []
+    for sm in model.statements:
+        if sm.kind != "insert" or sm.outputs is None or not sm.sink or sm.sink_pos is None:
+            continue
+        rs = resolved.statements[sm.index]
+        written = next((b for b, r in zip(rs.tables, rs.parsed.tables) if r.role == "write" and not r.in_hint), None)
+        if written is None or written.definition is None:
+            continue
+        targets = sink_columns(written.definition)
+        listed = rs.parsed.query.insert_columns if rs.parsed.query is not None else []
+        if listed:
+            by_name = {n.lower(): (n, t) for n, t in targets}
+            targets = [by_name.get(n.lower(), (n, None)) for n in listed]
+        items = rs.parsed.query.queries[rs.parsed.query.root].items if rs.parsed.query and rs.parsed.query.root >= 0 else []
+        if len(sm.outputs) != len(targets):
+            out.append(Diagnostic(
+                path, sm.sink_pos.line, sm.sink_pos.col, "FX410",
+                f"INSERT INTO {sm.sink} writes {len(sm.outputs)} columns, the sink has {len(targets)} ({', '.join(n for n, _ in targets)})",
+                "select one expression per sink column, in the sink's order",
+            ))
+            continue
+        for i, (output, (name, target)) in enumerate(zip(sm.outputs, targets)):
+            if implicit_cast(output.type, target) is False:
+                pos = items[i].pos if i < len(items) and items[i].pos is not None and not any(it.wildcard for it in items) else sm.sink_pos
+                out.append(Diagnostic(
+                    path, pos.line, pos.col, "FX411",
+                    f"column {i + 1} ({output.name}) is {output.type.format()}, the sink column '{name}' of {sm.sink} is {target.format()}: Flink does not cast it implicitly",
+                    f"CAST(... AS {target.format().replace(' NOT NULL', '')})",
+                ))
+    return out

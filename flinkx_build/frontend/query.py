@@ -1,0 +1,298 @@
+"""Read the query structure of a parsed statement (`query_ir`) from its sqlfluff tree.
+
+Called by `extract.extract_statement`, so build, lint and every other command
+get the same structure from the one parse, and it is cached with the other facts.
+"""
+from __future__ import annotations
+
+from sqlfluff.core.parser import BaseSegment
+
+from flinkx_build.frontend import query_ir as ir
+from flinkx_build.frontend.expressions import ExpressionReader
+from flinkx_build.frontend.expressions import code
+from flinkx_build.frontend.expressions import identifier_text
+from flinkx_build.frontend.splitter import Chunk
+from flinkx_build.frontend.statements import ParsedStatement
+
+_IDENTIFIERS = ("naked_identifier", "quoted_identifier", "identifier")
+_QUERY_TYPES = ("select_statement", "set_expression", "with_compound_statement", "values_clause")
+WINDOW_TVFS = ("TUMBLE", "HOP", "CUMULATE", "SESSION")
+_JOIN_WORDS = {"LEFT": "left", "RIGHT": "right", "FULL": "full", "CROSS": "cross"}
+
+
+class _Reader:
+    def __init__(self, chunk: Chunk, stmt: ParsedStatement) -> None:
+        self.out = ir.StatementQuery()
+        self.stmt = stmt
+        self.table_at = {t.span.start: i for i, t in enumerate(stmt.tables)}
+        self.expressions = ExpressionReader(chunk, self._subquery)
+        self.parent = -1
+
+    # -- queries ---------------------------------------------------------------------------
+    def _subquery(self, seg: BaseSegment) -> int:
+        return self.query(seg)
+
+    def query(self, seg: BaseSegment) -> int:
+        """Add the query `seg` (and everything below it); its index."""
+        index = len(self.out.queries)
+        query = ir.Query("select", parent=self.parent, pos=self.expressions.pos(seg))
+        self.out.queries.append(query)
+        outer, self.parent = self.parent, index
+        try:
+            if seg.is_type("bracketed"):
+                inner = next((c for c in code(seg) if c.is_type(*_QUERY_TYPES, "bracketed")), None)
+                self.out.queries.pop()
+                self.parent = outer
+                return self.query(inner) if inner is not None else self._opaque_query(seg)
+            if seg.is_type("with_compound_statement"):
+                self._with(seg, query)
+            elif seg.is_type("set_expression"):
+                query.kind = "setop"
+                query.branches = [self.query(c) for c in code(seg) if c.is_type(*_QUERY_TYPES, "bracketed")]
+            elif seg.is_type("values_clause"):
+                query.kind = "values"
+                query.rows = [[self.expressions.read(v) for v in code(row) if not v.is_type("start_bracket", "end_bracket", "comma")]
+                              for row in code(seg) if row.is_type("bracketed")]
+            else:
+                self._select(seg, query)
+        finally:
+            self.parent = outer
+        return index
+
+    def _opaque_query(self, seg: BaseSegment) -> int:
+        self.out.queries.append(ir.Query("setop", parent=self.parent, pos=self.expressions.pos(seg)))
+        return len(self.out.queries) - 1
+
+    def _with(self, seg: BaseSegment, query: ir.Query) -> None:
+        query.kind = "setop"  # a WITH is its body; the CTEs hang on it
+        for part in code(seg):
+            if part.is_type("common_table_expression"):
+                names = [s for s in part.segments if s.is_type(*_IDENTIFIERS)]
+                body = next((s for s in part.segments if s.is_type("bracketed")), None)
+                if names and body is not None:
+                    query.ctes[identifier_text(names[0])] = self.query(body)
+            elif part.is_type(*_QUERY_TYPES):
+                query.branches = [self.query(part)]
+
+    def _select(self, seg: BaseSegment, query: ir.Query) -> None:
+        read = self.expressions.read
+        for clause in code(seg):
+            if clause.is_type("select_clause"):
+                for element in code(clause):
+                    if element.is_type("select_clause_modifier"):
+                        query.distinct = "DISTINCT" in element.raw.upper()
+                    elif element.is_type("select_clause_element"):
+                        query.items.append(self._item(element))
+            elif clause.is_type("from_clause"):
+                for part in code(clause):
+                    if part.is_type("from_expression"):
+                        self._from_expression(part, query, first=not query.sources)
+            elif clause.is_type("where_clause"):
+                query.where = _one(read, clause)
+            elif clause.is_type("groupby_clause"):
+                query.group_by = [read(c) for c in code(clause) if not c.is_type("keyword", "comma")]
+            elif clause.is_type("having_clause"):
+                query.having = _one(read, clause)
+            elif clause.is_type("orderby_clause"):
+                query.order_by = [read(c) for c in code(clause) if not c.is_type("keyword", "comma")]
+
+    def _item(self, element: BaseSegment) -> ir.SelectItem:
+        pos = self.expressions.pos(element)
+        parts = code(element)
+        alias_seg = next((c for c in parts if c.is_type("alias_expression")), None)
+        alias = _alias_name(alias_seg) if alias_seg is not None else ""
+        body = [c for c in parts if c is not alias_seg]
+        wildcard = next((c for c in body if c.is_type("wildcard_expression")), None)
+        if wildcard is not None:
+            ident = next((c for c in wildcard.segments if c.is_type("wildcard_identifier")), wildcard)
+            names = [identifier_text(s) for s in ident.segments if s.is_type(*_IDENTIFIERS)]
+            return ir.SelectItem(ir.Expr(ir.STAR, pos=pos), pos=pos, wildcard=True, qualifier=names[-1] if names else "")
+        return ir.SelectItem(self.expressions.read_run(body), alias, pos)
+
+    # -- FROM ------------------------------------------------------------------------------
+    def _from_expression(self, seg: BaseSegment, query: ir.Query, first: bool) -> None:
+        for part in code(seg):
+            if part.is_type("from_expression_element"):
+                source = self._source(part)
+                source.join = "" if first else "comma"
+                query.sources.append(source)
+                first = False
+            elif part.is_type("join_clause"):
+                query.sources.append(self._join(part))
+            elif part.is_type("bracketed"):  # (a JOIN b) as one FROM item
+                for inner in part.recursive_crawl("from_expression"):
+                    self._from_expression(inner, query, first=not query.sources)
+                    break
+
+    def _join(self, seg: BaseSegment) -> ir.Source:
+        words = [c.raw.upper() for c in code(seg) if c.is_type("keyword")]
+        kind = next((_JOIN_WORDS[w] for w in words if w in _JOIN_WORDS), "inner")
+        element = next((c for c in code(seg) if c.is_type("from_expression_element")), None)
+        source = self._source(element) if element is not None else ir.Source("opaque")
+        source.join = kind
+        on = next((c for c in code(seg) if c.is_type("join_on_condition")), None)
+        if on is not None:
+            source.on = _one(self.expressions.read, on)
+        if "USING" in words:
+            using = next((c for c in code(seg) if c.is_type("bracketed", "using_clause")), None)
+            if using is not None:
+                source.using = [identifier_text(s) for s in using.recursive_crawl(*_IDENTIFIERS)]
+        return source
+
+    def _source(self, element: BaseSegment) -> ir.Source:
+        pos = self.expressions.pos(element)
+        parts = code(element)
+        alias_seg = next((c for c in parts if c.is_type("alias_expression")), None)
+        table_expr = next((c for c in parts if c.is_type("table_expression")), None)
+        source = ir.Source("opaque", pos=pos)
+        if table_expr is not None:
+            source = self._table_expression(table_expr, pos)
+        source.lookup = any(c.is_type("temporal_query") for c in parts)
+        if alias_seg is not None:
+            source.alias = _alias_name(alias_seg)
+            columns = next((c for c in alias_seg.segments if c.is_type("bracketed")), None)
+            if columns is not None:
+                source.column_aliases = [identifier_text(s) for s in columns.recursive_crawl(*_IDENTIFIERS)]
+        return source
+
+    def _table_expression(self, seg: BaseSegment, pos: ir.Pos) -> ir.Source:
+        inner = next(iter(code(seg)), None)
+        if inner is None:
+            return ir.Source("opaque", pos=pos)
+        if inner.is_type("table_reference"):
+            names = [identifier_text(s) for s in inner.segments if s.is_type(*_IDENTIFIERS)]
+            start = inner.pos_marker.templated_slice.start
+            return ir.Source("table", table_ref=self.table_at.get(start, -1), name=names[-1] if len(names) == 1 else "", pos=pos)
+        if inner.is_type("bracketed") or inner.is_type(*_QUERY_TYPES):
+            return ir.Source("query", query=self.query(inner), pos=pos)
+        if inner.is_type("function"):
+            return self._function_source(inner, pos)
+        return ir.Source("opaque", pos=pos)
+
+    def _function_source(self, func: BaseSegment, pos: ir.Pos) -> ir.Source:
+        name = _function_name(func)
+        if name == "UNNEST":
+            call = self.expressions.read(func)
+            return ir.Source("unnest", args=call.args, pos=pos)
+        if name != "TABLE":
+            return ir.Source("opaque", pos=pos)
+        call = next((f for f in func.recursive_crawl("function") if f is not func), None)
+        if call is None:
+            return ir.Source("opaque", pos=pos)
+        inner_name = _function_name(call)
+        if inner_name not in WINDOW_TVFS:
+            read = self.expressions.read(call)
+            return ir.Source("lateral", args=read.args, name=read.text, pos=pos)
+        return self._window(call, inner_name, pos)
+
+    def _window(self, call: BaseSegment, name: str, pos: ir.Pos) -> ir.Source:
+        source = ir.Source("window", window=name, pos=pos)
+        ref = next(call.recursive_crawl("table_reference"), None)
+        if ref is not None:
+            source.table_ref = self.table_at.get(ref.pos_marker.templated_slice.start, -1)
+            names = [identifier_text(s) for s in ref.segments if s.is_type(*_IDENTIFIERS)]
+            source.name = names[-1] if len(names) == 1 else ""
+        else:
+            sub = next((s for s in call.recursive_crawl(*_QUERY_TYPES) if s is not call), None)
+            if sub is not None:
+                source.query = self.query(sub)
+        descriptor = _after_keyword(call, "DESCRIPTOR")
+        if descriptor is not None:
+            column = next(descriptor.recursive_crawl("column_reference"), None)
+            source.time_column = self.expressions.read(column) if column is not None else None
+        partition = _after_keyword(call, "PARTITION")
+        if partition is not None and partition.is_type("column_reference"):
+            source.partition_by = [self.expressions.read(partition)]
+        return source
+
+    # -- DDL ------------------------------------------------------------------------------
+    def create_table(self, body: BaseSegment) -> None:
+        columns = next((c for c in code(body) if c.is_type("bracketed")), None)
+        words = {c.raw.upper() for c in code(body) if c.is_type("keyword")}
+        if columns is None or "LIKE" in words:
+            self.out.create_opaque = True
+            if columns is None:
+                return
+        items = [c for c in code(columns) if not c.is_type("start_bracket", "end_bracket")]
+        i = 0
+        while i < len(items):
+            seg = items[i]
+            if seg.is_type("column_definition"):
+                self.out.create_columns.append(self._column_definition(seg))
+            elif seg.is_type(*_IDENTIFIERS) and i + 2 < len(items) and items[i + 1].raw.upper() == "AS":
+                expr = self.expressions.read(items[i + 2])
+                self.out.create_columns.append(ir.ColumnDecl(identifier_text(seg), kind="computed", expr=expr, virtual=True, pos=self.expressions.pos(seg)))
+                i += 2
+            i += 1
+
+    def _column_definition(self, seg: BaseSegment) -> ir.ColumnDecl:
+        parts = code(seg)
+        name = identifier_text(parts[0]) if parts else ""
+        data_type = next((c for c in parts if c.is_type("data_type")), None)
+        words = [c.raw.upper() for c in seg.recursive_crawl("keyword")]
+        decl = ir.ColumnDecl(name, " ".join(data_type.raw.split()) if data_type is not None else "", pos=self.expressions.pos(seg))
+        if "METADATA" in words:
+            decl.kind, decl.virtual = "metadata", "VIRTUAL" in words
+        if data_type is None:
+            decl.type_text = ""
+        return decl
+
+
+def extract_query(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> ir.StatementQuery:
+    reader = _Reader(chunk, stmt)
+    if stmt.kind == "create_table":
+        reader.create_table(body)
+        as_query = next((c for c in code(body) if c.is_type(*_QUERY_TYPES)), None)
+        if as_query is not None:  # CTAS
+            reader.out.root = reader.query(as_query)
+        return reader.out
+    if stmt.kind == "insert":
+        columns = next((c for c in code(body) if c.is_type("bracketed")), None)
+        if columns is not None and not any(c.is_type(*_QUERY_TYPES) for c in code(columns)):
+            reader.out.insert_columns = [identifier_text(s) for s in columns.recursive_crawl(*_IDENTIFIERS)]
+        query = next((c for c in code(body) if c.is_type(*_QUERY_TYPES) or (c.is_type("bracketed") and c is not columns)), None)
+    elif stmt.kind == "create_view":
+        columns = next((c for c in code(body) if c.is_type("bracketed") and not any(x.is_type(*_QUERY_TYPES) for x in code(c))), None)
+        if columns is not None:
+            reader.out.view_columns = [identifier_text(s) for s in columns.recursive_crawl(*_IDENTIFIERS)]
+        query = next((c for c in code(body) if c.is_type(*_QUERY_TYPES)), None)
+    else:
+        query = body if body.is_type(*_QUERY_TYPES) else None
+    if query is not None:
+        reader.out.root = reader.query(query)
+    return reader.out
+
+
+def _one(read, clause: BaseSegment) -> ir.Expr | None:
+    exprs = [c for c in code(clause) if not c.is_type("keyword")]
+    return read(exprs[0]) if exprs else None
+
+
+def _alias_name(alias_seg: BaseSegment) -> str:
+    names = [s for s in alias_seg.segments if s.is_type(*_IDENTIFIERS)]
+    return identifier_text(names[-1]) if names else ""
+
+
+def _function_name(func: BaseSegment) -> str:
+    name_seg = next((s for s in func.segments if s.is_type("function_name")), None)
+    if name_seg is None:
+        return ""
+    names = [s for s in name_seg.segments if s.is_type("function_name_identifier", *_IDENTIFIERS)]
+    return identifier_text(names[-1]).upper() if names else ""
+
+
+def _after_keyword(call: BaseSegment, word: str) -> BaseSegment | None:
+    """The code segment right after the keyword `word` anywhere in the call's arguments."""
+    raws = list(call.recursive_crawl("keyword"))
+    for kw in raws:
+        if kw.raw.upper() != word:
+            continue
+        found = False
+        for seg in call.recursive_crawl_all():
+            if seg is kw:
+                found = True
+                continue
+            if found and seg.is_code and not seg.is_meta and not seg.is_type("bracketed", "start_bracket", "keyword"):
+                if seg.is_type("column_reference") or not seg.segments:
+                    return seg
+    return None

@@ -1,0 +1,417 @@
+"""Build the semantic model of a resolved task (see `model`).
+
+Scopes follow Calcite's rules as Flink uses them: a qualified reference names
+a FROM item by alias (or by table name when it has none); an unqualified one
+must match exactly one column of the FROM items, else of an enclosing query.
+Wherever a source's columns are not known (a table function without column
+aliases, a catalog table, MATCH_RECOGNIZE) the scope stops judging
+unqualified names: an unknown is never reported as an error.
+"""
+from __future__ import annotations
+
+from flinkx_build.frontend import query_ir as ir
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.model import ResolvedStatement
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.model import TableDef
+from flinkx_build.semantic import types as ft
+from flinkx_build.semantic.functions import AGGREGATES
+from flinkx_build.semantic.functions import call_type
+from flinkx_build.semantic.model import AGGREGATION
+from flinkx_build.semantic.model import IDENTITY
+from flinkx_build.semantic.model import TRANSFORMATION
+from flinkx_build.semantic.model import Binding
+from flinkx_build.semantic.model import ColumnId
+from flinkx_build.semantic.model import LineageInput
+from flinkx_build.semantic.model import OutputColumn
+from flinkx_build.semantic.model import ScopeSource
+from flinkx_build.semantic.model import SourceColumn
+from flinkx_build.semantic.model import StatementModel
+from flinkx_build.semantic.model import TaskModel
+from flinkx_build.semantic.model import compose
+
+WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
+_WINDOW_BOUND = ft.FlinkType("TIMESTAMP", (3,), False)
+
+
+def table_columns(definition: TableDef, key: str) -> list[SourceColumn]:
+    """The columns a query sees of a meta table's effective definition."""
+    out = []
+    for col in definition.columns:
+        typ = ft.parse_type(col.type) if col.type else _computed_type(col.expression)
+        if definition.watermark and col.name.lower() == definition.watermark[0].lower() and typ is not None:
+            typ = ft.FlinkType(typ.root, typ.params, typ.nullable, typ.text, "rowtime")
+        out.append(SourceColumn(col.name, typ, frozenset({LineageInput(ColumnId(key, col.name), IDENTITY)})))
+    return out
+
+
+def _computed_type(expression: str) -> ft.FlinkType | None:
+    if " ".join(expression.upper().split()) == "PROCTIME()":
+        return call_type("PROCTIME", [])
+    return None
+
+
+def sink_columns(definition: TableDef) -> list[tuple[str, ft.FlinkType | None]]:
+    """The columns an INSERT writes, in order: computed and virtual metadata columns are not written."""
+    written = definition.written_columns
+    cols = [(c.name, ft.parse_type(c.type)) for c in definition.columns if not c.is_virtual]
+    if written:
+        # HBase `family.qualifier`: the DDL is cropped to the families named, and a cropped
+        # family's ROW type is not the table's, so only whole columns keep their type
+        by_name = {n.lower(): (n, t) for n, t in cols}
+        out: list[tuple[str, ft.FlinkType | None]] = []
+        for entry in written:
+            family, _, qualifier = entry.partition(".")
+            if any(n.lower() == family.lower() for n, _ in out):
+                continue
+            name, typ = by_name.get(family.lower(), (family, None))
+            out.append((name, None if qualifier else typ))
+        return out
+    return cols
+
+
+class _TaskAnalyzer:
+    def __init__(self, ws: Workspace, resolved: ResolvedTask) -> None:
+        self.ws = ws
+        self.resolved = resolved
+        self.task_tables: dict[str, list[SourceColumn] | None] = {}  # CREATE TABLE / VIEW in the task
+
+    def run(self) -> TaskModel:
+        model = TaskModel(self.resolved.task.key, [])
+        for rs in self.resolved.statements:
+            model.statements.append(_StatementAnalyzer(self, rs).run())
+        return model
+
+
+class _StatementAnalyzer:
+    def __init__(self, task: _TaskAnalyzer, rs: ResolvedStatement) -> None:
+        self.task = task
+        self.rs = rs
+        self.stmt = rs.parsed
+        self.sq = rs.parsed.query
+        self.model = StatementModel(rs.parsed.index, rs.parsed.kind)
+        self.outputs: dict[int, list[SourceColumn] | None] = {}
+        self.scopes: dict[int, list[ScopeSource]] = {}
+        self.aliases: dict[int, set[str]] = {}
+        self.functions = {(f.pos.line, f.pos.col): b for f, b in zip(rs.parsed.functions, rs.functions)}
+
+    def run(self) -> StatementModel:
+        sq = self.sq
+        if sq is None:
+            return self.model
+        if self.stmt.kind == "create_table" and self.stmt.defines:
+            self._create_table()
+        if sq.root >= 0:
+            outputs = self.query_output(sq.root)
+            if outputs is not None:
+                self.model.outputs = [OutputColumn(c.name, c.type, c.inputs) for c in outputs]
+        if self.stmt.kind == "create_view" and self.stmt.defines:
+            outputs = self.outputs.get(sq.root)
+            if outputs is not None and sq.view_columns:
+                outputs = [SourceColumn(n, c.type, c.inputs) for n, c in zip(sq.view_columns, outputs)]
+            self.task.task_tables[self.stmt.defines.lower()] = outputs
+        if self.stmt.kind == "insert":
+            self._sink()
+        return self.model
+
+    def _create_table(self) -> None:
+        sq = self.sq
+        if sq.create_opaque and not sq.create_columns:
+            self.task.task_tables[self.stmt.defines.lower()] = None
+            return
+        key = f"task:{self.stmt.defines}"
+        columns = [SourceColumn(c.name, ft.parse_type(c.type_text), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
+                   for c in sq.create_columns]
+        self.task.task_tables[self.stmt.defines.lower()] = None if sq.create_opaque else columns
+
+    def _sink(self) -> None:
+        ref_index = next((i for i, t in enumerate(self.stmt.tables) if t.role == "write" and not t.in_hint), -1)
+        if ref_index < 0:
+            return
+        ref, bound = self.stmt.tables[ref_index], self.rs.tables[ref_index]
+        self.model.sink_pos = ref.pos
+        if bound.kind == "meta":
+            self.model.sink = bound.key
+        elif bound.kind == "local":
+            self.model.sink = f"task:{bound.key}"
+
+    # -- queries ---------------------------------------------------------------------------
+    def query_output(self, index: int) -> list[SourceColumn] | None:
+        if index in self.outputs:
+            return self.outputs[index]
+        self.outputs[index] = None  # a cycle (cannot happen in SQL) stays unknown
+        query = self.sq.queries[index]
+        if query.kind == "select":
+            result = self._select(index, query)
+        elif query.kind == "values":
+            result = self._values(query)
+        else:
+            result = self._setop(query)
+        self.outputs[index] = result
+        return result
+
+    def _setop(self, query: ir.Query) -> list[SourceColumn] | None:
+        branches = [self.query_output(b) for b in query.branches]
+        if not branches or any(b is None for b in branches):
+            return None
+        width = len(branches[0])
+        if any(len(b) != width for b in branches):
+            return None
+        out = []
+        for i, first in enumerate(branches[0]):
+            typ = ft.common_type([b[i].type for b in branches]) if len(branches) > 1 else first.type
+            inputs = frozenset().union(*(b[i].inputs for b in branches))
+            out.append(SourceColumn(first.name, typ, inputs))
+        return out
+
+    def _values(self, query: ir.Query) -> list[SourceColumn] | None:
+        if not query.rows:
+            return None
+        width = len(query.rows[0])
+        out = []
+        for i in range(width):
+            types = [self.type_of(row[i], -1) if i < len(row) else None for row in query.rows]
+            out.append(SourceColumn(f"EXPR${i}", ft.common_type(types)))
+        return out
+
+    def _select(self, index: int, query: ir.Query) -> list[SourceColumn] | None:
+        # the scope grows item by item: a LATERAL subquery sees the FROM items before it
+        sources: list[ScopeSource] = []
+        self.scopes[index] = sources
+        for source in query.sources:
+            sources.append(self._scope_source(index, source))
+        self.aliases[index] = {item.alias.lower() for item in query.items if item.alias}
+        for source, src in zip(query.sources, sources):
+            if source.kind == "window" and source.time_column is not None:
+                self._bind_in(source.time_column, [_without_window_columns(src)], index, report=True)
+            if source.on is not None:
+                self._indirect(source.on, index)
+        for expr in (query.where, query.having, *query.group_by):
+            if expr is not None:
+                self._indirect(expr, index)
+        out: list[SourceColumn] = []
+        for n, item in enumerate(query.items):
+            if item.wildcard:
+                expanded = self._expand(sources, item.qualifier)
+                if expanded is None:
+                    return None
+                out.extend(expanded)
+                continue
+            self._bind_all(item.expr, index)
+            name = item.alias or (item.expr.parts[-1] if item.expr.kind == ir.COLUMN and item.expr.parts else f"EXPR${n}")
+            out.append(SourceColumn(name, self.type_of(item.expr, index), self.lineage_of(item.expr, index)))
+        for expr in query.order_by:
+            self._bind_all(expr, index, aliases_ok=True)
+        return out
+
+    def _expand(self, sources: list[ScopeSource], qualifier: str) -> list[SourceColumn] | None:
+        chosen = [s for s in sources if not qualifier or s.alias.lower() == qualifier.lower()]
+        if any(s.columns is None for s in chosen) or (qualifier and not chosen):
+            return None
+        return [c for s in chosen for c in (s.columns or [])]
+
+    def _scope_source(self, index: int, source: ir.Source) -> ScopeSource:
+        kind, key, columns = "opaque", "", None
+        alias = source.alias
+        if source.kind in ("table", "window") and source.table_ref >= 0:
+            ref, bound = self.stmt.tables[source.table_ref], self.rs.tables[source.table_ref]
+            alias = alias or ref.name
+            kind, key, columns = self._table_columns(index, bound, ref.name)
+        elif source.kind == "window" and source.query >= 0:
+            kind, columns = "query", self.query_output(source.query)
+        elif source.kind == "query":
+            kind, columns = "query", self.query_output(source.query)
+        elif source.kind in ("unnest", "lateral"):
+            for arg in source.args:
+                self._bind_all(arg, index)
+            kind = source.kind
+            if source.column_aliases:
+                columns = [SourceColumn(n, None) for n in source.column_aliases]
+        if source.kind == "window":
+            kind = "window"
+            if columns is not None:
+                time_type = None
+                if source.time_column is not None and source.time_column.parts:
+                    col = next((c for c in columns if c.name.lower() == source.time_column.parts[-1].lower()), None)
+                    time_type = col.type if col is not None else None
+                window_time = time_type.with_nullable(False) if time_type is not None else None
+                columns = [*columns, SourceColumn("window_start", _WINDOW_BOUND), SourceColumn("window_end", _WINDOW_BOUND),
+                           SourceColumn("window_time", window_time)]
+        if columns is not None and source.column_aliases and source.kind not in ("unnest", "lateral"):
+            columns = [SourceColumn(n, c.type, c.inputs) for n, c in zip(source.column_aliases, columns)]
+        return ScopeSource(alias, kind, columns, key, source.pos)
+
+    def _table_columns(self, index: int, bound, name: str):
+        if bound.kind == "meta" and bound.definition is not None:
+            return "meta", bound.key, table_columns(bound.definition, bound.key)
+        if bound.kind == "cte":
+            cte = self._find_cte(index, name)
+            return "cte", "", self.query_output(cte) if cte is not None else None
+        if bound.kind == "local":
+            return "local", f"task:{bound.key}", self.task.task_tables.get(bound.key.lower())
+        return "opaque", "", None
+
+    def _find_cte(self, index: int, name: str) -> int | None:
+        while index >= 0:
+            query = self.sq.queries[index]
+            for cte, target in query.ctes.items():
+                if cte.lower() == name.lower() and target != index:
+                    return target
+            index = query.parent
+        # a CTE body's own FROM: the WITH that holds it is not its ancestor; search them all
+        for query in self.sq.queries:
+            for cte, target in query.ctes.items():
+                if cte.lower() == name.lower():
+                    return target
+        return None
+
+    # -- binding ---------------------------------------------------------------------------
+    def _indirect(self, expr: ir.Expr, index: int) -> None:
+        self._bind_all(expr, index, aliases_ok=True)
+        for inp in self.lineage_of(expr, index):
+            self.model.indirect.add(inp.column)
+
+    def _bind_all(self, expr: ir.Expr, index: int, aliases_ok: bool = False) -> None:
+        for node in expr.walk():
+            if node.kind == ir.COLUMN:
+                self.binding(node, index, aliases_ok)
+            elif node.kind == ir.SUBQUERY and node.query >= 0:
+                self.query_output(node.query)
+
+    def binding(self, ref: ir.Expr, index: int, aliases_ok: bool = False) -> Binding:
+        for existing in self.model.bindings:
+            if existing.ref is ref:
+                return existing
+        binding = self._resolve(ref, index, aliases_ok)
+        self.model.bindings.append(binding)
+        return binding
+
+    def _bind_in(self, ref: ir.Expr, sources: list[ScopeSource], index: int, report: bool) -> None:
+        binding = _lookup(ref, sources)
+        self.model.bindings.append(binding)
+
+    def _resolve(self, ref: ir.Expr, index: int, aliases_ok: bool) -> Binding:
+        query_index = index
+        first = True
+        best: Binding | None = None  # what the reference's own query says
+        while query_index >= 0:
+            sources = self.scopes.get(query_index)
+            if sources is None:
+                return best or Binding(ref, "opaque")
+            binding = _lookup(ref, sources)
+            best = best or binding
+            if binding.status not in ("unknown", "unknown_qualifier"):
+                if not first and binding.status == "bound":
+                    binding.status = "outer"
+                return binding
+            if first and aliases_ok and len(ref.parts) == 1 and ref.parts[0].lower() in self.aliases.get(index, set()):
+                return Binding(ref, "alias")
+            parent = self.sq.queries[query_index].parent
+            if parent < 0:
+                return best
+            query_index, first = parent, False
+        return best or Binding(ref, "opaque")
+
+    # -- types and lineage -----------------------------------------------------------------
+    def type_of(self, expr: ir.Expr, index: int) -> ft.FlinkType | None:
+        kind = expr.kind
+        if kind == ir.COLUMN:
+            binding = self.binding(expr, index) if index >= 0 else None
+            return binding.column.type if binding is not None and binding.column is not None and binding.status in ("bound", "outer") else None
+        if kind == ir.LITERAL:
+            return ft.literal_type(expr.literal, expr.text)
+        if kind == ir.CALL:
+            args = [self.type_of(a, index) for a in expr.args]
+            if expr.project is not None or self._project_function(expr) is not None:
+                function = self._project_function(expr)
+                return ft.parse_type(function.returns) if function is not None else None
+            return call_type(expr.text, args, expr.type_text)
+        if kind == ir.OPERATOR:
+            args = [self.type_of(a, index) for a in expr.args]
+            if expr.text in ("+", "-", "*", "/", "%") and len(args) == 2:
+                return ft.arithmetic(expr.text, args[0], args[1])
+            if expr.text in ("and", "or", "not", "pred"):
+                return ft.BOOLEAN
+            if expr.text == "||":
+                return ft.STRING
+            if expr.text == "neg" and args:
+                return args[0]
+            return None
+        if kind == ir.CASE:
+            return ft.common_type([self.type_of(a, index) for a in expr.args])
+        if kind == ir.SUBQUERY and expr.query >= 0:
+            outputs = self.query_output(expr.query)
+            return outputs[0].type.with_nullable(True) if outputs and outputs[0].type is not None else None
+        return None
+
+    def _project_function(self, expr: ir.Expr):
+        bound = self.functions.get((expr.pos.line, expr.pos.col)) if expr.pos else None
+        if bound is None or bound.kind != "project":
+            return None
+        use = self.task.resolved.functions.get(bound.key)
+        return use.function if use is not None else None
+
+    def lineage_of(self, expr: ir.Expr, index: int, how: str = IDENTITY) -> frozenset[LineageInput]:
+        if expr.kind == ir.COLUMN:
+            binding = self.binding(expr, index, aliases_ok=True)
+            if binding.column is None:
+                return frozenset()
+            return frozenset(LineageInput(i.column, compose(how, i.transformation)) for i in binding.column.inputs)
+        if expr.kind == ir.SUBQUERY and expr.query >= 0:
+            outputs = self.query_output(expr.query) or []
+            return frozenset(LineageInput(i.column, compose(TRANSFORMATION, i.transformation)) for c in outputs for i in c.inputs)
+        step = how
+        if expr.kind == ir.CALL and (expr.text in AGGREGATES or expr.over):
+            step = AGGREGATION
+        elif expr.kind != ir.COLUMN:
+            step = compose(how, TRANSFORMATION)
+        out: frozenset[LineageInput] = frozenset()
+        for child in (*expr.args, *expr.conditions):
+            out |= self.lineage_of(child, index, step)
+        return out
+
+
+def _without_window_columns(source: ScopeSource) -> ScopeSource:
+    columns = [c for c in source.columns if c.name not in WINDOW_COLUMNS] if source.columns is not None else None
+    return ScopeSource(source.alias, source.kind, columns, source.table_key, source.pos)
+
+
+def _lookup(ref: ir.Expr, sources: list[ScopeSource]) -> Binding:
+    parts = ref.parts
+    if not parts:
+        return Binding(ref, "opaque")
+    if len(parts) >= 2:
+        # `alias.col[.field...]`, or `proj.tbl.col` for an unaliased table of another project
+        for at in (0, 1):
+            if at + 1 >= len(parts):
+                break
+            named = [s for s in sources if s.alias.lower() == parts[at].lower()]
+            if not named:
+                continue
+            source = named[0]
+            if source.columns is None:
+                return Binding(ref, "opaque", source)
+            column = source.column(parts[at + 1])
+            if column is None:
+                return Binding(ref, "unknown", source, candidates=[c.name for c in source.columns])
+            return Binding(ref, "bound" if at + 2 == len(parts) else "field", source, column)
+        # `col.field` of a ROW column, or a qualifier no FROM item has
+        holder = _lookup(ir.Expr(ir.COLUMN, parts=[parts[0]], pos=ref.pos), sources)
+        if holder.status == "bound":
+            return Binding(ref, "field", holder.source, None)
+        if holder.status == "opaque" or any(s.columns is None for s in sources):
+            return Binding(ref, "opaque")
+        return Binding(ref, "unknown_qualifier", candidates=[s.alias for s in sources if s.alias])
+    name = parts[0]
+    matches = [(s, s.column(name)) for s in sources if s.column(name) is not None]
+    if len(matches) == 1:
+        return Binding(ref, "bound", matches[0][0], matches[0][1])
+    if len(matches) > 1:
+        return Binding(ref, "ambiguous", candidates=[f"{s.alias or s.table_key}.{c.name}" for s, c in matches])
+    if any(s.columns is None for s in sources):
+        return Binding(ref, "opaque")
+    return Binding(ref, "unknown", candidates=[c.name for s in sources for c in (s.columns or [])])
+
+
+def analyze(ws: Workspace, resolved: ResolvedTask) -> TaskModel:
+    return _TaskAnalyzer(ws, resolved).run()

@@ -1,0 +1,84 @@
+"""A small workspace of typed tables for the semantic model's tests, and the real Flink planner."""
+from __future__ import annotations
+
+import pytest
+
+from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.validate.engine import FlinkSession
+from flinkx_build.validate.engine import flink_available
+
+TABLES = {
+    "flinkx.yaml": "engine: flink\n",
+    "projects/ods/tables/orders.yaml": """
+        type: datagen
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: user_id, type: BIGINT}
+          - {name: product_id, type: BIGINT}
+          - {name: qty, type: INT}
+          - {name: price, type: "DECIMAL(10, 2)"}
+          - {name: channel, type: STRING}
+          - {name: ts, type: "TIMESTAMP(3)"}
+          - {name: info, type: "ROW<city STRING, zip INT>"}
+        with: {connector: datagen}
+    """,
+    "projects/ods/tables/products.yaml": """
+        type: datagen
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: brand, type: STRING}
+          - {name: weight, type: DOUBLE}
+        primary_key: [id]
+        with: {connector: datagen}
+    """,
+    "projects/dwd/tables/order_sink.yaml": """
+        type: blackhole
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: qty, type: INT}
+          - {name: amount, type: "DECIMAL(12, 2)"}
+          - {name: brand, type: STRING}
+        with: {connector: blackhole}
+    """,
+    "projects/dwd/tables/wide_sink.yaml": """
+        type: blackhole
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: qty, type: BIGINT}
+          - {name: amount, type: DOUBLE}
+          - {name: brand, type: STRING}
+        with: {connector: blackhole}
+    """,
+    "projects/dwd/tables/window_sink.yaml": """
+        type: blackhole
+        columns:
+          - {name: window_start, type: "TIMESTAMP(3)"}
+          - {name: channel, type: STRING}
+          - {name: cnt, type: BIGINT}
+        with: {connector: blackhole}
+    """,
+}
+
+
+def workspace_with_tasks(make_workspace, tasks: dict[str, str]):
+    """The typed tables plus one task per entry, in project dwd."""
+    files = dict(TABLES)
+    for name, sql in tasks.items():
+        files[f"projects/dwd/tasks/{name}.sql"] = sql
+    return make_workspace(files)
+
+
+@pytest.fixture(scope="session")
+def flink(tmp_path_factory):
+    reason = flink_available()
+    if reason is not None:
+        pytest.skip(f"Flink unavailable: {reason}")
+    with FlinkSession(tmp_path_factory.mktemp("flink-cache")) as session:
+        yield session
+
+
+def flink_rejects(flink: FlinkSession, session, task) -> list[str]:
+    """Flink's messages for the compiled task (empty when Flink accepts it)."""
+    script = session.compiled(task)
+    to_check = ScriptToValidate(script.key, f"{script.key}.sql", tuple(script.statements), tuple(script.udfs), session.mode)
+    return [f.message for f in flink.validate(to_check)]
