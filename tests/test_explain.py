@@ -73,3 +73,22 @@ def test_unknown_task_is_a_usage_error(tmp_path, cli):
     result = cli("explain", str(ws), "p/five_insert")
     assert result.exit_code == 2
     assert "unknown task 'p/five_insert' (did you mean 'p/five_inserts'?)" in result.stderr
+
+
+def test_options_hint_wins_over_set_for_its_query(make_workspace, cli):
+    """Issue 10, check 14: explain shows the value Flink runs, the hint's, with the hint's line."""
+    ws = make_workspace({
+        "projects/p/tables/gen.yaml": "type: datagen\ncolumns:\n  - {name: a, type: INT}\nwith: {connector: datagen}\n",
+        "projects/p/tables/out.yaml": "type: blackhole\ncolumns:\n  - {name: a, type: INT}\nwith: {connector: blackhole}\n",
+        "projects/p/tasks/t.sql": (
+            "SET gen.`rows-per-second` = '5';\n"
+            "INSERT INTO out SELECT a FROM gen /*+ OPTIONS('rows-per-second' = '9') */;\n"
+            "INSERT INTO out SELECT a FROM gen;\n"
+        ),
+    })
+    result = cli("explain", str(ws), "p/t", "--format", "json")
+    assert result.exit_code == 0, result.lines
+    gen = [t for t in json.loads(result.stdout)["tables"] if t["table"] == "p.gen"]
+    by_lines = {tuple(t["used_at_lines"]): t["options"]["rows-per-second"] for t in gen}
+    assert by_lines[(2,)]["value"] == "9" and by_lines[(2,)]["from"].startswith("hint ") and by_lines[(2,)]["from"].endswith("t.sql:2")
+    assert by_lines[(3,)]["value"] == "5" and by_lines[(3,)]["from"].startswith("set ")

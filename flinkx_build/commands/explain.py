@@ -12,22 +12,44 @@ from flinkx_build.credentials import mask_value
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.errors import did_you_mean
+from flinkx_build.frontend.statements import TableRef
+from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 
 
 def explain_data(rt: ResolvedTask) -> dict:
+    """Every table the task uses, once per distinct effective definition *as Flink runs it*:
+    an OPTIONS hint overrides options for its own query, so uses with different hints are
+    listed apart, each with the hint's values and the hint's position."""
     tables = []
     for use in sorted(rt.tables.values(), key=lambda u: u.base_name):
         for definition, name in use.variants:
-            queries = sorted({
-                (rs.parsed.code_pos or rs.parsed.pos).line
-                for rs in rt.statements
-                for bound in rs.tables
-                if bound.definition is not None and bound.definition.signature() == definition.signature() and bound.key == use.table.key
-            })
-            tables.append({"table": use.table.key, "emitted_as": name, "used_at_lines": queries, **_definition(definition)})
+            groups: dict[tuple, tuple[dict[str, tuple[str, Origin]], set[int]]] = {}
+            for rs in rt.statements:
+                for bound, ref in zip(rs.tables, rs.parsed.tables):
+                    if bound.definition is None or bound.key != use.table.key or bound.definition.signature() != definition.signature():
+                        continue
+                    overrides = hint_options(ref, rt.task.display_path)
+                    key = tuple(sorted((k, v) for k, (v, _) in overrides.items()))
+                    groups.setdefault(key, (overrides, set()))[1].add((rs.parsed.code_pos or rs.parsed.pos).line)
+            for overrides, lines in groups.values() or [({}, set())]:
+                entry = {"table": use.table.key, "emitted_as": name, "used_at_lines": sorted(lines), **_definition(definition)}
+                for key, (value, origin) in overrides.items():
+                    entry["options"][key] = {"value": mask_value(key, value), "from": origin.format()}
+                tables.append(entry)
     return {"task": rt.task.key, "source": rt.task.display_path, "tables": tables}
+
+
+def hint_options(ref: TableRef, path: str) -> dict[str, tuple[str, Origin]]:
+    """The options an `OPTIONS(...)` hint on this reference sets (hint > SET > schema)."""
+    out: dict[str, tuple[str, Origin]] = {}
+    for hint in ref.hints:
+        for item in hint.items:
+            if item.lower == "options":
+                for key, value in item.options:
+                    out[key] = (value, Origin("hint", path, hint.pos.line, hint.pos.col))
+    return out
 
 
 def _definition(d: TableDef) -> dict:
