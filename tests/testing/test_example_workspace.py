@@ -1,0 +1,45 @@
+"""CI runs `flinkx test example-workspace`: every showcase test passes on the real Flink."""
+from __future__ import annotations
+
+import re
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.conftest import EXAMPLE
+from tests.conftest import REPO
+from tests.testing.conftest import needs_flink
+from tests.testing.conftest import run_flinkx
+
+pytestmark = [pytest.mark.flink, needs_flink]
+
+# every kind of task the showcase must cover, by the test that covers it
+SHOWCASE = {
+    "one-minute window per channel": "dws/order_stats_1m",  # window aggregate
+    "a late row is dropped by the watermark": "dws/order_stats_1m",  # Flink drops a late row
+    "order lines enriched with buyer and product": "dwd/orders/enrich_orders",  # lookup joins
+    "product changes looked up in HBase and upserted": "dim/build_dim_product",  # lookup join
+    "the user changelog ends as one row per user": "dim/sync_dim_user",  # CDC into an upsert sink
+    "the upsert sink receives no -U": "dim/sync_dim_user",  # Flink drops -U before an upsert sink
+    "category and user stats from one statement set": "dws/category_user_stats",  # statement set
+    "backfill of refunds per shop and day": "dws/shop_refund_1d",  # mirror table, batch mode
+    "windows over the enriched order lines of the dwd test": "dws/order_stats_1m",  # cross-project chain
+}
+
+
+def test_example_workspace_tests_pass(tmp_path):
+    report = tmp_path / "junit.xml"
+    began = time.perf_counter()
+    result = run_flinkx("test", str(EXAMPLE), "--junit-xml", str(report), cwd=REPO)
+    elapsed = time.perf_counter() - began
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    for name, task in SHOWCASE.items():
+        assert any(re.match(rf"PASS  {re.escape(task)}: {re.escape(name)}( \[batch\])? \(", line) for line in lines), (name, lines)
+    assert not any(line.startswith("FAIL") for line in lines)
+    assert re.search(rf"flinkx: {len(SHOWCASE)} passed, 0 failed", result.stdout)
+    suite = ET.parse(report).getroot()
+    assert suite.get("tests") == str(len(SHOWCASE)) and suite.get("failures") == "0"
+    assert {case.get("name") for case in suite.iter("testcase")} == set(SHOWCASE)
+    assert elapsed < 120, f"the example tests took {elapsed:.0f} s"  # docs/testing.md: about 35 s here

@@ -1,0 +1,171 @@
+"""Failing tests fail for the right reason, with a readable diff and exit code 1.
+
+One run of the real CLI over a copy of the example workspace holding one failing case of each
+kind (and one passing case), so the JVM starts once.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.testing.conftest import needs_flink
+from tests.testing.conftest import run_flinkx
+
+pytestmark = [pytest.mark.flink, needs_flink]
+
+ROWS = """
+      - {order_id: o1, user_id: 7, channel: app, quantity: 2, line_amount: "10.00", order_time: "2026-01-01 10:00:05"}
+      - {order_id: o2, user_id: 8, channel: web, quantity: 1, line_amount: "5.50", order_time: "2026-01-01 10:00:40"}
+"""
+CASES = f"""
+- name: passes
+  task: dws/order_stats_1m
+  given:
+    dwd.dwd_orders:{ROWS}
+  expect:
+    dws.dws_order_stats_1m:
+      rows:
+        - {{channel: app, gmv: "10.00"}}
+        - {{channel: web, gmv: "5.50"}}
+
+- name: wrong expected row
+  task: dws/order_stats_1m
+  given:
+    dwd.dwd_orders:{ROWS}
+  expect:
+    dws.dws_order_stats_1m:
+      rows:
+        - {{channel: app, gmv: "10.00"}}
+        - {{channel: web, gmv: "5.60"}}
+
+- name: missing row
+  task: dws/order_stats_1m
+  given:
+    dwd.dwd_orders:{ROWS}
+  expect:
+    dws.dws_order_stats_1m:
+      rows:
+        - {{channel: app, gmv: "10.00"}}
+        - {{channel: web, gmv: "5.50"}}
+        - {{channel: mini_program, gmv: "1.00"}}
+
+- name: extra row
+  task: dws/order_stats_1m
+  given:
+    dwd.dwd_orders:{ROWS}
+  expect:
+    dws.dws_order_stats_1m:
+      rows:
+        - {{channel: app, gmv: "10.00"}}
+
+- name: late row expected to count
+  task: dws/order_stats_1m
+  given:
+    dwd.dwd_orders:
+      - {{order_id: o1, channel: app, line_amount: "10.00", order_time: "2026-01-01 10:00:05"}}
+      - {{order_id: o8, channel: app, line_amount: "4.00", order_time: "2026-01-01 10:02:10"}}
+      - {{order_id: o9, channel: app, line_amount: "99.00", order_time: "2026-01-01 10:00:30"}}
+  expect:
+    dws.dws_order_stats_1m:
+      rows:
+        - {{window_start: "2026-01-01 10:00:00", order_cnt: 2, gmv: "109.00"}}
+        - {{window_start: "2026-01-01 10:02:00", order_cnt: 1, gmv: "4.00"}}
+
+- name: wrong changelog kind
+  task: dim/sync_dim_user
+  given:
+    ods.users:
+      changelog:
+        - [+I, {{user_id: 1, user_name: ann}}]
+        - [-U, {{user_id: 1, user_name: ann}}]
+        - [+U, {{user_id: 1, user_name: anna}}]
+  expect:
+    dim.dim_user:
+      changelog:
+        - [+I, {{user_id: 1, user_name: ann}}]
+        - [-U, {{user_id: 1, user_name: ann}}]
+        - [+U, {{user_id: 1, user_name: anna}}]
+"""
+
+
+def line_of(case: str, fragment: str) -> int:
+    """The line of `fragment` within case `case` of the test file (1-based)."""
+    lines = CASES.lstrip("\n").splitlines()
+    start = lines.index(f"- name: {case}")
+    return next(i for i in range(start, len(lines)) if fragment in lines[i]) + 1
+
+
+@pytest.fixture(scope="module")
+def outcome(tmp_path_factory, jar_cache):
+    import shutil
+
+    from tests.conftest import EXAMPLE
+
+    root = tmp_path_factory.mktemp("failing") / "ws"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build", "tests"))
+    (root / ".flinkx-cache").symlink_to(jar_cache, target_is_directory=True)
+    (root / "projects/dws/tests").mkdir()
+    (root / "projects/dws/tests/failing.yaml").write_text(CASES.lstrip("\n"), encoding="utf-8")
+    result = run_flinkx("test", "ws", cwd=root.parent)
+    blocks: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in result.stdout.splitlines():
+        m = re.match(r"^(PASS|FAIL)  [\w/]+: (.+?) \(", line)
+        if m:
+            current = blocks.setdefault(m[2], [m[1]])
+        elif line.startswith("      "):
+            current.append(line.strip())
+    return result, blocks
+
+
+def test_exit_code_and_summary(outcome):
+    result, blocks = outcome
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "flinkx: 1 passed, 5 failed" in result.stdout
+    assert blocks["passes"] == ["PASS"]
+
+
+def test_wrong_expected_row(outcome):
+    _, blocks = outcome
+    block = blocks["wrong expected row"]
+    assert block[0] == "FAIL"
+    assert "dws.dws_order_stats_1m (rows): 1 missing row, 1 unexpected row (expected 2, got 2)" in block
+    at = line_of("wrong expected row", "5.60")
+    assert f'missing:    {{channel: web, gmv: "5.60"}}  (ws/projects/dws/tests/failing.yaml:{at})' in block
+    assert 'closest actual row differs in gmv: expected "5.60", got "5.50"' in block
+    assert 'unexpected: {channel: web, gmv: "5.50"}' in block
+
+
+def test_missing_row(outcome):
+    _, blocks = outcome
+    block = blocks["missing row"]
+    assert "dws.dws_order_stats_1m (rows): 1 missing row (expected 3, got 2)" in block
+    at = line_of("missing row", "mini_program")
+    assert f'missing:    {{channel: mini_program, gmv: "1.00"}}  (ws/projects/dws/tests/failing.yaml:{at})' in block
+    assert not any(line.startswith("unexpected") for line in block)
+
+
+def test_extra_row(outcome):
+    _, blocks = outcome
+    block = blocks["extra row"]
+    assert "dws.dws_order_stats_1m (rows): 1 unexpected row (expected 1, got 2)" in block
+    assert 'unexpected: {channel: web, gmv: "5.50"}' in block
+
+
+def test_wrong_changelog_kind(outcome):
+    """The jdbc sink is an upsert sink: Flink drops the -U, so the second change is the +U."""
+    _, blocks = outcome
+    block = blocks["wrong changelog kind"]
+    assert "dim.dim_user (changelog): change 2 differs (kind)" in block
+    at = line_of("wrong changelog kind", "dim.dim_user:") + 3
+    assert f"expected: -U {{user_id: 1, user_name: ann}}  (ws/projects/dws/tests/failing.yaml:{at})" in block
+    assert "actual:   +U {user_id: 1, user_name: anna}" in block
+
+
+def test_the_late_row_is_dropped_by_flink(outcome):
+    """Flink's watermark, not the tool, decides: o9 is late and does not count."""
+    _, blocks = outcome
+    block = blocks["late row expected to count"]
+    assert "dws.dws_order_stats_1m (rows): 1 missing row, 1 unexpected row (expected 2, got 2)" in block
+    assert "closest actual row differs in order_cnt: expected 2, got 1; gmv: expected \"109.00\", got \"10.00\"" in block
