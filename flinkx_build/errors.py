@@ -36,6 +36,17 @@ CODES: dict[str, tuple[str, str]] = {
     "FX152": ("error", "invalid table hint"),
     "FX160": ("error", "option is locked by the meta table"),
     "FX170": ("error", "feature not supported by the target engine"),
+    # input limits and unreadable input (flinkx_build/limits.py, load/): refused before any parser runs
+    "FX180": ("error", "file too large"),
+    "FX181": ("error", "statement too long"),
+    "FX182": ("error", "nested too deeply"),
+    "FX183": ("error", "YAML aliases expand too far"),
+    "FX184": ("error", "too many YAML values"),
+    "FX185": ("error", "number too long"),
+    "FX186": ("error", "not a plain name"),
+    "FX187": ("error", "symlink leads outside the workspace"),
+    "FX188": ("error", "file is not UTF-8 text"),
+    "FX189": ("error", "control character in a file"),
     # what flinkx may write: the build folder (emit/folder.py) and files `fix` rewrites (lint/write.py)
     "FX190": ("error", "the build folder exists and flinkx did not make it"),
     "FX191": ("error", "the build folder is the workspace, a folder above it, or its sources"),
@@ -88,7 +99,9 @@ class Diagnostic:
     def format(self) -> str:
         """The one line a user sees: `path:line:col: CODE message (hint)`."""
         hint = f" ({self.hint})" if self.hint else ""
-        return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}{hint}"
+        text = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}{hint}"
+        # quoted user input (a file name, a YAML key) must never break the line: escape control characters
+        return text if text.isprintable() else "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
     @property
     def is_error(self) -> bool:
@@ -112,7 +125,9 @@ class WorkspaceErrors(Exception):
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """A "did you mean 'x'?" hint, or "" when nothing is close."""
-    pool = sorted(set(candidates))
+    # YAML keys are not always strings (`1:`, `2024-01-01:`): compare their text
+    name = str(name)
+    pool = sorted({str(c) for c in candidates})
     if not pool:
         return ""
     by_lower = {c.lower(): c for c in pool}

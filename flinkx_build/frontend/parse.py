@@ -33,6 +33,8 @@ from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import Span
 from flinkx_build.frontend.statements import SyntaxProblem
 from flinkx_build.frontend.template import sqlfluff_templater_config
+from flinkx_build.limits import position
+from flinkx_build.limits import sql_limit_problem
 
 
 def _frontend_version() -> str:
@@ -93,8 +95,27 @@ def parse_chunk(chunk: Chunk, index: int, context: dict[str, str]) -> ParsedChun
         stmt.code_pos = Pos(*chunk.code_position)
         stmt.normalized = " ".join(strip_comments(chunk.text).upper().split())
         return ParsedChunk(chunk, stmt, None)
-    parsed = _linter(context_key(context)).parse_string(chunk.text, fname="task.sql")
-    return ParsedChunk(chunk, statement_from_tree(parsed.tree, parsed.violations, chunk, index), parsed.tree)
+    limit = sql_limit_problem(chunk.text)
+    if limit is not None:  # sqlfluff would take minutes or give up: refuse before it starts
+        return _refused(chunk, index, limit.offset, f"{limit.message} ({limit.code})")
+    try:
+        parsed = _linter(context_key(context)).parse_string(chunk.text, fname="task.sql")
+        # `.tree` asserts; a failed parse has no root variant, only violations
+        variant = parsed.root_variant()
+        tree = variant.tree if variant is not None else None
+        return ParsedChunk(chunk, statement_from_tree(tree, parsed.violations, chunk, index), tree)
+    except Exception as exc:  # sqlfluff's parser raises on some inputs: a finding, never a traceback
+        return _refused(chunk, index, 0, f"cannot parse statement ({type(exc).__name__} in sqlfluff)")
+
+
+def _refused(chunk: Chunk, index: int, offset: int, message: str) -> ParsedChunk:
+    """A statement that is not parsed, with one syntax problem at `offset` of its text."""
+    stmt = ParsedStatement(index, "other", chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset)
+    stmt.code_pos = Pos(*chunk.code_position)
+    rel_line, rel_col = position(chunk.text, offset)
+    stmt.syntax = SyntaxProblem(Pos(*chunk.position(rel_line, rel_col)), message)
+    stmt.normalized = " ".join(strip_comments(chunk.text).split())
+    return ParsedChunk(chunk, stmt, None)
 
 
 def statement_from_tree(tree: BaseSegment | None, violations: list, chunk: Chunk, index: int) -> ParsedStatement:
@@ -126,7 +147,8 @@ def _quoted_watermark_facts(stmt: ParsedStatement) -> None:
         return  # escapes or line breaks would shift the offsets: leave it to Flink
     inner = Chunk(_WATERMARK_PREFIX + option.value, 0, 1, 1, "statement")
     parsed = _linter(()).parse_string(inner.text, fname="watermark.sql")
-    watermark = next(parsed.tree.recursive_crawl("dataphin_watermark"), None) if parsed.tree else None
+    variant = parsed.root_variant()  # `.tree` asserts when the value does not parse
+    watermark = next(variant.tree.recursive_crawl("dataphin_watermark"), None) if variant and variant.tree else None
     if watermark is None or parsed.violations:
         return
     shift = option.value_start - len(_WATERMARK_PREFIX)  # inner offsets -> statement offsets

@@ -1,94 +1,210 @@
-"""Reading YAML with positions (ruamel.yaml round-trip nodes keep line/col)."""
+"""Reading YAML with positions (ruamel.yaml round-trip nodes keep line/col), safely.
+
+Workspace YAML is untrusted input. Between ruamel's composer (text -> node
+graph) and its constructor (node graph -> Python objects) the graph is
+checked, so nothing harmful is ever built:
+- size: node count, nesting depth and alias count are counted while
+  composing, and the size the document would have with every alias
+  expanded is computed on the graph (shared nodes counted once each time
+  they are used, without building anything): a billion-laughs file is
+  refused in milliseconds;
+- tags: only the plain YAML types (text, numbers, booleans, null, lists,
+  mappings, `<<` merges) are allowed, so `!!python/...` and `!custom` are
+  refused, never constructed; an unquoted date stays the text written;
+- keys: every key is text, given once (a duplicate names both lines);
+- integers: at most 1,000 digits (Python refuses to convert beyond 4,300).
+Every problem is one FX finding at its line and column; ruamel's own errors
+are rewritten in plain words (`yaml_messages`).
+"""
 from __future__ import annotations
 
-import hashlib
-import os
-import pickle
-import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
-import ruamel.yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.comments import CommentedSeq
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.docinfo import DocInfo
+from ruamel.yaml.docinfo import version
 from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.nodes import MappingNode
+from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.tag import Tag
 
+from flinkx_build import limits
 from flinkx_build.errors import Diagnostic
+from flinkx_build.load.yaml_cache import NO_CACHE
+from flinkx_build.load.yaml_cache import YamlCache
+from flinkx_build.load.yaml_cache import decode
+from flinkx_build.load.yaml_cache import encode
+from flinkx_build.load.yaml_messages import plain_yaml_error
 from flinkx_build.model import Loc
 
-_yaml = YAML(typ="rt")
+__all__ = ["NO_CACHE", "YamlCache", "load_yaml", "read_text", "mapping_loc", "key_loc", "value_loc", "item_loc"]
+
+_STD = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge")}
+_TIMESTAMP = _STD + "timestamp"
 
 
-class YamlCache:
-    """Parsed documents by content hash.
+class _Refused(Exception):
+    """A checked limit or rule, raised at a YAML mark."""
 
-    ruamel's round-trip parser (which keeps the line numbers every message
-    needs) costs about 2.5 ms a file: a 1,000-table workspace would spend
-    seconds on every commit re-reading files that did not change. The cache
-    lives in the workspace's (git-ignored) cache folder and holds only
-    documents that parsed; the key covers the bytes and ruamel's version.
-    """
-
-    FORMAT = "1"
-
-    def __init__(self, directory: Path | None) -> None:
-        self.directory = directory
-
-    def _path(self, raw: bytes) -> Path | None:
-        if self.directory is None:
-            return None
-        digest = hashlib.sha256(raw + f"\0{ruamel.yaml.__version__}\0{self.FORMAT}".encode()).hexdigest()
-        return self.directory / digest[:2] / f"{digest}.pickle"
-
-    def get(self, raw: bytes) -> Any:
-        path = self._path(raw)
-        if path is None:
-            return None
-        try:
-            with open(path, "rb") as fh:
-                return pickle.load(fh)
-        except Exception:  # missing, truncated or from another version: parse again
-            return None
-
-    def put(self, raw: bytes, data: Any) -> None:
-        path = self._path(raw)
-        if path is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except (OSError, pickle.PicklingError):
-            pass  # a cache that cannot be written is only slower
+    def __init__(self, code: str, message: str, mark: Any, hint: str = "") -> None:
+        super().__init__(message)
+        self.code, self.message, self.mark, self.hint = code, message, mark, hint
 
 
-NO_CACHE = YamlCache(None)
+class _CountingComposer(Composer):
+    """ruamel's composer, stopping as soon as the document grows past a limit."""
+
+    nodes = 0
+    aliases = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent):
+            self.aliases += 1
+            if self.aliases > limits.MAX_YAML_ALIASES:
+                raise _Refused("FX183", f"more than {limits.MAX_YAML_ALIASES:,} aliases (*name)", event.start_mark, "write the values out")
+            return super().compose_node(parent, index)
+        self.nodes += 1
+        if self.nodes > limits.MAX_YAML_NODES:
+            raise _Refused("FX184", f"more than {limits.MAX_YAML_NODES:,} YAML values in one file", event.start_mark, "split the file")
+        if self.depth >= limits.MAX_YAML_DEPTH:
+            raise _Refused("FX182", f"YAML is nested more than {limits.MAX_YAML_DEPTH} levels deep", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def _tag(node: Any) -> str:
+    tag = node.tag
+    return str(getattr(tag, "value", tag) or "")
+
+
+def _text_timestamp(node: Any) -> str:
+    """The node's tag, an unquoted date turned into the text written (2024-01-01T10:00:00Z stays that text)."""
+    if _tag(node) == _TIMESTAMP:
+        node.tag = Tag(suffix=_STD + "str")
+    return _tag(node)
+
+
+def _scalar_kind(node: ScalarNode) -> str:
+    return {_STD + "str": "text", _STD + "int": "a number", _STD + "float": "a number", _STD + "bool": "a boolean", _STD + "null": "empty"}.get(_tag(node), "a value")
+
+
+class _GraphCheck:
+    """One walk over the composed graph: tags, keys, integers and the expanded size."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[int, tuple[int, int, int]] = {}  # id(node) -> (nodes, chars, depth) expanded
+        self.active: set[int] = set()
+
+    def size(self, node: Any) -> tuple[int, int, int]:
+        ident = id(node)
+        if ident in self.sizes:
+            return self.sizes[ident]
+        if ident in self.active:
+            raise _Refused("FX183", "an alias refers to the value that contains it", node.start_mark)
+        self.active.add(ident)
+        result = self._measure(node)
+        self.active.discard(ident)
+        nodes, chars, depth = result
+        if nodes > limits.MAX_YAML_EXPANDED_NODES or chars > limits.MAX_YAML_EXPANDED_CHARS or depth > limits.MAX_YAML_DEPTH:
+            raise _Refused("FX183", "aliases (*name) expand this value far beyond the file's size", node.start_mark, "write the values out instead of repeating aliases")
+        self.sizes[ident] = result
+        return result
+
+    def _measure(self, node: Any) -> tuple[int, int, int]:
+        tag = _text_timestamp(node)
+        if tag not in _ALLOWED_TAGS:
+            raise _Refused("FX101", f"YAML tag '{tag.replace(_STD, '!!')}' is not allowed", node.start_mark, "flinkx YAML holds plain text, numbers, lists and mappings")
+        if isinstance(node, ScalarNode):
+            if tag == _STD + "int" and sum(ch.isdigit() for ch in node.value) > limits.MAX_INTEGER_DIGITS:
+                raise _Refused("FX185", f"a number with more than {limits.MAX_INTEGER_DIGITS:,} digits", node.start_mark, "quote it if it is text")
+            return 1, len(node.value), 1
+        children = [v for pair in node.value for v in pair] if isinstance(node, MappingNode) else list(node.value)
+        if isinstance(node, MappingNode):
+            self._check_keys(node)
+        nodes, chars, depth = 1, 0, 0
+        for child in children:
+            n, c, d = self.size(child)
+            nodes, chars, depth = nodes + n, chars + c, max(depth, d)
+        return nodes, chars, depth + 1
+
+    def _check_keys(self, node: MappingNode) -> None:
+        seen: dict[str, Any] = {}
+        for key, _ in node.value:
+            if _tag(key) == _STD + "merge":
+                continue
+            if not isinstance(key, ScalarNode):
+                raise _Refused("FX101", "a list or mapping cannot be a key", key.start_mark, "keys are names")
+            if _text_timestamp(key) != _STD + "str":
+                what = _scalar_kind(key)
+                raise _Refused("FX101", f"key {key.value!r} is {what}, not a name", key.start_mark, f"quote it: '{key.value}'")
+            if key.value in seen:
+                first = seen[key.value].line + 1
+                raise _Refused("FX101", f"key '{key.value}' is given twice: lines {first} and {key.start_mark.line + 1}", key.start_mark, "keep one of them")
+            seen[key.value] = key.start_mark
+
+
+def _parse(text: str) -> Any:
+    """Compose, check, construct: the document, or `_Refused` / ruamel's errors."""
+    yaml = YAML(typ="rt")
+    yaml.Composer = _CountingComposer
+    yaml.doc_infos.append(DocInfo(requested_version=version(yaml.version)))  # as YAML.load does
+    constructor, parser = yaml.get_constructor_parser(text)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a reused anchor is legal YAML; never print ruamel's warnings
+            node = constructor.composer.get_single_node()
+            if node is None:
+                return None
+            _GraphCheck().size(node)
+            return constructor.construct_document(node)
+    finally:
+        parser.dispose()
+
+
+def read_text(path: Path, shown: str, lone_cr_ok: bool) -> tuple[str | None, bytes, Diagnostic | None]:
+    """A workspace file's text within the limits (FX180 size, FX188 encoding, FX189 control characters)."""
+    try:
+        size = path.stat().st_size
+        if size > limits.MAX_FILE_BYTES:  # refuse before reading it into memory
+            return None, b"", Diagnostic(shown, 1, 1, "FX180", f"file is {size:,} bytes, over the limit of {limits.MAX_FILE_BYTES:,}", "split it into smaller files")
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, b"", Diagnostic(shown, 1, 1, "FX101", f"cannot read file: {exc.strerror or exc}")
+    text, problem = limits.decode_text(raw, shown, lone_cr_ok)
+    return text, raw, problem
 
 
 def load_yaml(path: Path, display: str, cache: YamlCache = NO_CACHE) -> tuple[Any, list[Diagnostic]]:
-    """The document (None if unreadable) and any FX101 diagnostics."""
-    try:
-        raw = path.read_bytes()
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Diagnostic(display, 1, 1, "FX101", f"cannot read file: {exc}")]
+    """The document (None if unreadable or refused) and any findings about it."""
+    text, raw, problem = read_text(path, display, lone_cr_ok=True)
+    if text is None:
+        return None, [problem] if problem else []
     cached = cache.get(raw)
     if cached is not None:
         return cached, []
     try:
-        data = _yaml.load(text)
+        data = _parse(text)
+    except _Refused as exc:
+        line, col = (exc.mark.line + 1, exc.mark.column + 1) if exc.mark is not None else (1, 1)
+        return None, [Diagnostic(display, line, col, exc.code, exc.message, exc.hint)]
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
-        return None, [Diagnostic(display, line, col, "FX101", f"malformed YAML: {problem}")]
-    except Exception as exc:  # ruamel raises a few non-marked errors too
-        return None, [Diagnostic(display, 1, 1, "FX101", f"malformed YAML: {exc}")]
-    if data is not None:
-        cache.put(raw, data)
+        said = plain_yaml_error(exc)
+        return None, [Diagnostic(display, said.line, said.col, "FX101", said.message, said.hint)]
+    except Exception as exc:  # unmarked (ruamel raises a few plain errors): one line at the top
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        return None, [Diagnostic(display, 1, 1, "FX101", f"malformed YAML: {message[:200]}")]
+    if data is None:
+        return None, []
+    # what every caller sees is what the cache would give back: one shape, cached or not
+    data = decode(encode(data))
+    cache.put(raw, data)
     return data, []
 
 

@@ -1,0 +1,78 @@
+"""Names and paths read from the workspace: plain names only, nothing outside the workspace.
+
+Project, table and function names become folder names in the build and
+identifiers in compiled SQL; a name like `../../x` or `/etc` would write
+outside the build folder, and a control character would break the
+one-line message format. Files reached through a symlink that leaves the
+workspace are not read: a pull request could otherwise make CI read (and
+print parts of) any file on the machine.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from flinkx_build.errors import Diagnostic
+
+_PLAIN = re.compile(r"\w[\w$-]*")  # letters (any script), digits, `_`, `$`, `-`; not starting with `-`
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def plain_name_problem(name: str) -> str | None:
+    """Why `name` is not a plain name, or None."""
+    if not name.strip():
+        return "is empty"
+    if _PLAIN.fullmatch(name):
+        return None
+    if has_control(name):
+        return "holds a control character"
+    if "/" in name or "\\" in name or ".." in name:
+        return "is a path, not a name"
+    return "is not a plain name"
+
+
+def has_control(text: str) -> bool:
+    """YAML's double-quoted escapes ("\\n", "\\x00") can put any character into a value."""
+    return bool(_CONTROL.search(text))
+
+
+def name_diagnostic(name: str, what: str, shown: str, line: int, col: int, code: str = "FX186") -> Diagnostic | None:
+    problem = plain_name_problem(name)
+    if problem is None:
+        return None
+    return Diagnostic(shown, line, col, code, f"{what} {name!r} {problem}", "use letters, digits, '_' and '-' only")
+
+
+def is_inside(path: Path, root: Path) -> bool:
+    """True when `path`, with every symlink followed, is `root` or below it."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
+
+
+def outside_diagnostic(path: Path, root: Path, shown: str, code: str = "FX187") -> Diagnostic | None:
+    """FX187 when `path` is (or passes through) a symlink that leaves the workspace."""
+    if is_inside(path, root):
+        return None
+    return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads outside the workspace; flinkx does not read it", "copy the file into the workspace")
+
+
+def yaml_name(data: Any, path: Path, shown: str, what: str, diags: list[Diagnostic]) -> str | None:
+    """The `name:` of a table or function file (the file's stem when absent), if it is a plain name."""
+    from flinkx_build.load.yaml_io import value_loc
+
+    value = data.get("name") if isinstance(data, dict) else None
+    if value is None or value == "":
+        bad = name_diagnostic(path.stem, f"{what} file name", shown, 1, 1)
+        name = path.stem
+    else:
+        loc = value_loc(data, "name", shown)
+        name = value if isinstance(value, str) else str(value)
+        bad = name_diagnostic(name, f"{what} name", shown, loc.line, loc.col) if isinstance(value, str) else \
+            Diagnostic(shown, loc.line, loc.col, "FX104", f"{what} name must be text")
+    if bad:
+        diags.append(bad)
+        return None
+    return name
