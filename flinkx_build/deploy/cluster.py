@@ -115,6 +115,15 @@ class FlinkRest:
             time.sleep(0.2)
         return SavepointResult(None, f"no savepoint after {timeout:.0f} s")
 
+    def wait_terminal(self, job_id: str, timeout: float = 60.0) -> str:
+        """After stop-with-savepoint the savepoint completes first, the job ends a moment later."""
+        deadline = time.monotonic() + timeout
+        state = self.job(job_id).get("state", "UNKNOWN")
+        while state in ACTIVE_STATES and time.monotonic() < deadline:
+            time.sleep(0.2)
+            state = self.job(job_id).get("state", "UNKNOWN")
+        return state
+
     def wait_running(self, job_id: str, timeout: float = 90.0) -> str:
         """Wait until the job and all its tasks run, or it fails: the final state seen."""
         deadline = time.monotonic() + timeout

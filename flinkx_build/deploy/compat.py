@@ -129,8 +129,20 @@ def row_fields(output_type: Any) -> list[tuple[str, str]]:
 
 
 def _short_name(node: dict[str, Any]) -> str:
+    """Flink's description of the operator without its select list: `GroupAggregate(groupBy=[k])`."""
     description = str(node.get("description") or node.get("type", "?"))
-    return description if len(description) <= 90 else description[:87] + "..."
+    if ", select=[" in description:
+        description = description[:description.index(", select=[")] + ")"
+    return description if len(description) <= 120 else description[:117] + "..."
+
+
+def _window_text(windowing: dict[str, Any]) -> str:
+    """`TumblingWindow(size=PT1M)` from a plan's window spec."""
+    window = windowing.get("window", windowing) if isinstance(windowing, dict) else windowing
+    if not isinstance(window, dict):
+        return _canonical(window)
+    details = ", ".join(f"{k}={_canonical(v)}" for k, v in sorted(window.items()) if k != "type")
+    return f"{window.get('type', '?')}({details})"
 
 
 def stateful_operators(plan: dict[str, Any]) -> list[StatefulOperator]:
@@ -238,8 +250,7 @@ def compare_operator(old: StatefulOperator, new: StatefulOperator) -> list[Chang
         changes += _differs(_fields(old, o.get("grouping")), _fields(new, n.get("grouping")), INCOMPATIBLE, new, "grouping keys")
         if family == "window aggregate":
             old_w, new_w = o.get("windowing") or o.get("window") or {}, n.get("windowing") or n.get("window") or {}
-            changes += _differs(_canonical(old_w.get("window", old_w)), _canonical(new_w.get("window", new_w)),
-                                INCOMPATIBLE, new, "window type or size")
+            changes += _differs(_window_text(old_w), _window_text(new_w), INCOMPATIBLE, new, "window type or size")
             time_attr = ("timeAttributeType", "isRowtime", "timeAttributeIndex")
             changes += _differs([_canonical(old_w.get(k)) for k in time_attr], [_canonical(new_w.get(k)) for k in time_attr],
                                 INCOMPATIBLE, new, "window time attribute")

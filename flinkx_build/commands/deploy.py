@@ -1,0 +1,148 @@
+"""`flinkx deploy --cluster URL [--plan | --apply]`: make a Flink cluster run what git says.
+
+Desired state is the build of the checked-out workspace; actual state is the cluster's jobs, read
+over Flink's REST API. `--plan` (the default) prints what would change, with a state-compatibility
+verdict per upgrade; `--apply` does it: remove, upgrade through stop-with-savepoint, create.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from flinkx_build.commands.build import compile_workspace
+from flinkx_build.commands.common import check_projects
+from flinkx_build.commands.common import open_session
+from flinkx_build.commands.common import project_option
+from flinkx_build.commands.common import workspace_argument
+from flinkx_build.deploy.apply import Applier
+from flinkx_build.deploy.apply import MissingSecret
+from flinkx_build.deploy.apply import secret_values
+from flinkx_build.deploy.cluster import ClusterError
+from flinkx_build.deploy.cluster import FlinkRest
+from flinkx_build.deploy.report import render_plan
+from flinkx_build.deploy.report import to_data
+from flinkx_build.deploy.state import deployed_jobs
+from flinkx_build.deploy.state import desired_jobs
+from flinkx_build.deploy.state import workspace_name
+from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import UsageError
+from flinkx_build.errors import WorkspaceErrors
+from flinkx_build.pipeline import Session
+
+DEPLOYED_ENGINES = ("flink", "vvr")
+
+
+def _jars(session: Session, given: tuple[Path, ...]) -> list[Path]:
+    ws = session.workspace
+    jars = [p.resolve() for p in given] or [(ws.root / j).resolve() for j in ws.config.deploy.jars]
+    for jar in jars:
+        if not jar.is_file():
+            raise UsageError(f"FX605 deploy jar {jar} does not exist")
+    return jars
+
+
+def _secret_error(missing: MissingSecret) -> UsageError:
+    return UsageError(f"{missing.where}: FX601 secret '{missing.name}' is not set in the environment "
+                      f"(export {missing.name} or {missing.name.upper()} before flinkx deploy --apply)")
+
+
+@click.command("deploy")
+@workspace_argument
+@click.option("--cluster", "cluster", required=True, metavar="URL", help="The Flink REST endpoint, e.g. http://flink-jobmanager:8081.")
+@click.option("--plan", "do", flag_value="plan", default=True, help="Show what would change (the default).")
+@click.option("--apply", "do", flag_value="apply", help="Make the cluster match the workspace.")
+@project_option
+@click.option("--savepoint-dir", "savepoint_dir", metavar="DIR", default=None,
+              help="Where stop-with-savepoint writes (default: the cluster's state.savepoints.dir).")
+@click.option("--jar", "jars", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="A connector or UDF jar shipped with every job (repeatable; default: flinkx.yaml deploy.jars).")
+@click.option("--allow-fresh-start", is_flag=True, help="Also upgrade jobs that cannot keep their state (they start empty).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], savepoint_dir: str | None,
+            jars: tuple[Path, ...], allow_fresh_start: bool, fmt: str) -> None:
+    """Plan or apply WORKSPACE (default: .) on the Flink cluster at --cluster."""
+    from flinkx_build.deploy.plan import make_plan
+
+    started = time.perf_counter()
+    session = open_session(workspace)
+    ws = session.workspace
+    if ws.config.engine not in DEPLOYED_ENGINES or session.mode != "stream":
+        raise UsageError(f"FX604 flinkx deploy runs Apache Flink streaming jobs; this workspace is engine "
+                         f"'{ws.config.engine}', mode '{session.mode}' (use engine flink or vvr, mode stream)")
+    selected = check_projects(session, projects)
+    _, resolved, diags, _ = compile_workspace(session, selected)
+    if any(d.is_error for d in diags):
+        raise WorkspaceErrors(diags)
+    jar_paths = _jars(session, jars)
+    desired, skipped = desired_jobs(session, resolved)
+    try:
+        rest = FlinkRest(cluster)
+        rest.overview()
+        deployed = deployed_jobs(rest, workspace_name(ws))
+    except ClusterError as exc:
+        raise UsageError(f"FX600 {exc}") from None
+    flink = None
+    try:
+        plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, None)
+        if plan.of("upgrade") or (do == "apply" and plan.of("create", "upgrade", "failed")):
+            flink = _start_flink(session, jar_paths)
+            plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, flink.compile_plan)
+        plan.skipped = skipped
+        if do == "plan":
+            click.echo(render_plan(fmt, plan), nl=False)
+            return
+        _apply(session, plan, rest, flink, savepoint_dir, allow_fresh_start, fmt, started)
+    finally:
+        if flink is not None:
+            flink.close()
+
+
+def _start_flink(session: Session, jars: list[Path]):
+    from flinkx_build.deploy.flink import DeployFlink
+    from flinkx_build.deploy.flink import FlinkUnavailable
+
+    ws = session.workspace
+    try:
+        return DeployFlink(ws.root / ws.config.cache_dir, jars)
+    except FlinkUnavailable as exc:
+        raise UsageError(f"flinkx deploy needs the embedded Flink client: {exc}") from None
+
+
+def _apply(session: Session, plan, rest: FlinkRest, flink, savepoint_dir: str | None, allow_fresh_start: bool,
+           fmt: str, started: float) -> None:
+    as_json = fmt == "json"
+
+    def progress(line: str) -> None:
+        click.echo(line, err=as_json)
+
+    try:
+        secrets = secret_values(plan, session.workspace.config.secrets)
+    except MissingSecret as missing:
+        raise _secret_error(missing) from None
+    if not as_json:
+        click.echo(render_plan(fmt, plan), nl=False)
+    refused = [a for a in plan.actions if a.needs_fresh_start] if not allow_fresh_start else []
+    if refused:
+        lines = []
+        for action in refused:
+            why = action.verdict.summary if action.verdict else action.note
+            source = action.desired.source if action.desired else action.task_key
+            lines.append(Diagnostic(source, 1, 1, "FX602", f"{action.action} of {action.task_key} refused: {why}",
+                                    "rerun with --allow-fresh-start to start it without its state"))
+        raise WorkspaceErrors(lines)
+    outcomes = Applier(plan, rest, flink, savepoint_dir, secrets, progress).run()
+    failed = [o for o in outcomes if not o.ok]
+    elapsed = time.perf_counter() - started
+    if as_json:
+        click.echo(json.dumps({"plan": to_data(plan), "outcomes": [o.to_data() for o in outcomes]}, indent=2))
+    elif not outcomes:
+        click.echo(f"flinkx deploy: nothing to do, {len(plan.of('unchanged'))} job(s) unchanged ({elapsed:.1f} s)")
+    else:
+        click.echo(f"flinkx deploy: applied {len(outcomes) - len(failed)} of {len(outcomes)} change(s) ({elapsed:.1f} s)")
+    if failed:
+        for outcome in failed:
+            click.echo(f"flinkx: error: FX603 {outcome.action} {outcome.task_key}: {outcome.message}", err=True)
+        raise SystemExit(1)

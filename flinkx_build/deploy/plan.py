@@ -1,0 +1,116 @@
+"""The deploy plan: per task create, unchanged, upgrade, remove or failed, with verdicts.
+
+- create: the task has no active job (none yet, or its last one finished or was cancelled);
+- unchanged: an active job runs exactly this SQL (same fingerprint);
+- upgrade: an active job runs other SQL; streaming upgrades carry a state-compatibility verdict;
+- remove: an active job of this workspace whose task is gone (or a second job of one task);
+- failed: the task's newest job FAILED; flinkx does not replace it silently.
+Jobs that are RESTARTING or FAILING are shown with their state whatever the action.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Callable
+
+from flinkx_build.deploy.compat import COMPATIBLE
+from flinkx_build.deploy.compat import UNKNOWN
+from flinkx_build.deploy.compat import Verdict
+from flinkx_build.deploy.compat import classify
+from flinkx_build.deploy.flink import DeployFlinkError
+from flinkx_build.deploy.state import DeployedJob
+from flinkx_build.deploy.state import DesiredJob
+
+ORDER = ("remove", "failed", "upgrade", "create", "unchanged")  # the order apply works in
+
+
+@dataclass
+class Action:
+    task_key: str
+    action: str
+    desired: DesiredJob | None = None
+    job: DeployedJob | None = None
+    verdict: Verdict | None = None
+    note: str = ""
+
+    @property
+    def needs_fresh_start(self) -> bool:
+        """Apply refuses this action unless --allow-fresh-start."""
+        if self.action == "failed":
+            return True
+        return self.action == "upgrade" and (self.verdict is None or self.verdict.level != COMPATIBLE)
+
+    def to_data(self) -> dict[str, Any]:
+        job = self.job
+        return {
+            "task": self.task_key, "action": self.action, "job_name": (self.desired or job).name if (self.desired or job) else "",
+            "job_id": job.job_id if job else None, "state": job.state if job else None,
+            "deployed_fingerprint": job.fingerprint if job else None,
+            "fingerprint": self.desired.fingerprint if self.desired else None,
+            "verdict": self.verdict.to_data() if self.verdict else None, "note": self.note,
+            "needs_fresh_start": self.needs_fresh_start,
+        }
+
+
+@dataclass
+class Plan:
+    workspace: str
+    cluster: str
+    actions: list[Action] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def of(self, *kinds: str) -> list[Action]:
+        return [a for a in self.actions if a.action in kinds]
+
+    @property
+    def changes(self) -> bool:
+        return any(a.action != "unchanged" for a in self.actions)
+
+
+PlanCompiler = Callable[[list], dict[str, Any]]
+
+
+def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed: dict[str, list[DeployedJob]],
+              projects: list[str], compile_plan: PlanCompiler | None) -> Plan:
+    """`compile_plan(statements) -> COMPILE PLAN JSON`, or None to skip verdicts (no upgrades)."""
+    plan = Plan(workspace, cluster)
+    wanted = {d.task_key: d for d in desired}
+    for key in sorted(set(wanted) | set(deployed)):
+        if projects and key.split("/", 1)[0] not in projects:
+            continue
+        jobs = deployed.get(key, [])
+        active = [j for j in jobs if j.active]
+        target = wanted.get(key)
+        for extra in active[1:] if target else active:
+            plan.actions.append(Action(key, "remove", job=extra, note="a second job of this task" if target else "its task is gone"))
+        if target is None:
+            continue
+        if active:
+            current = active[0]
+            if current.fingerprint == target.fingerprint:
+                plan.actions.append(Action(key, "unchanged", target, current))
+            else:
+                plan.actions.append(Action(key, "upgrade", target, current, verdict=_verdict(current, target, compile_plan)))
+        elif jobs and jobs[0].state == "FAILED":
+            plan.actions.append(Action(key, "failed", target, jobs[0], note="its newest job FAILED"))
+        else:
+            plan.actions.append(Action(key, "create", target, jobs[0] if jobs else None))
+    plan.actions.sort(key=lambda a: (ORDER.index(a.action), a.task_key))
+    return plan
+
+
+def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompiler | None) -> Verdict:
+    if compile_plan is None:
+        return Verdict(UNKNOWN, reason="no Flink planner to compare the plans")
+    if current.statements is None:
+        return Verdict(UNKNOWN, reason=f"job {current.job_id} carries no flinkx statements (not deployed by flinkx deploy?)")
+    try:
+        old = compile_plan(list(current.statements))
+    except DeployFlinkError as exc:
+        return Verdict(UNKNOWN, reason=f"the deployed SQL does not compile here: {exc}")
+    try:
+        new = compile_plan(list(target.statements))
+    except DeployFlinkError as exc:
+        return Verdict(UNKNOWN, reason=f"the new SQL does not compile: {exc}")
+    return classify(old, new)

@@ -1,0 +1,76 @@
+"""The deploy plan as text (terminal), Markdown (a PR or CI summary) and JSON, like `impact`."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flinkx_build.deploy.plan import ORDER
+from flinkx_build.deploy.plan import Action
+from flinkx_build.deploy.plan import Plan
+
+FRESH_START = "refused without --allow-fresh-start: the job would not keep its state"
+
+
+def _job(action: Action) -> str:
+    job = action.job
+    if job is None:
+        return ""
+    text = f"job {job.job_id} {job.state}"
+    if action.action == "upgrade":
+        text += f", SQL {job.fingerprint or '?'} -> {action.desired.fingerprint if action.desired else '?'}"
+    return text
+
+
+def counts(plan: Plan) -> str:
+    parts = [f"{len(plan.of(kind))} {kind}" for kind in ORDER if plan.of(kind)]
+    return ", ".join(parts) if parts else "no tasks"
+
+
+def to_text(plan: Plan) -> str:
+    lines = [f"flinkx deploy: plan for workspace '{plan.workspace}' on {plan.cluster}"]
+    width = max([len(a.task_key) for a in plan.actions] + [10])
+    for action in plan.actions:
+        detail = _job(action)
+        if action.note:
+            detail = f"{detail} ({action.note})" if detail else action.note
+        lines.append(f"  {action.action:<10} {action.task_key:<{width}}  {detail}".rstrip())
+        if action.verdict is not None:
+            lines.append(f"  {'':<10} state: {action.verdict.summary}")
+        if action.needs_fresh_start:
+            lines.append(f"  {'':<10} apply: {FRESH_START}")
+    for key, why in plan.skipped:
+        lines.append(f"  {'skipped':<10} {key:<{width}}  {why}")
+    lines.append(counts(plan) + ("" if plan.changes else "; nothing to do"))
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(plan: Plan) -> str:
+    lines = [f"### flinkx deploy plan: `{plan.workspace}`", "", f"Cluster: {plan.cluster}. {counts(plan)}.", "",
+             "| action | task | job | state compatibility |", "|---|---|---|---|"]
+    for action in plan.actions:
+        verdict = f"**{action.verdict.label}**: {_md(action.verdict.summary.split(': ', 1)[-1])}" if action.verdict else ""
+        if action.needs_fresh_start:
+            verdict += (" " if verdict else "") + "_needs `--allow-fresh-start`_"
+        job = _md(_job(action) + (f" ({action.note})" if action.note else ""))
+        lines.append(f"| {action.action} | `{action.task_key}` | {job} | {verdict} |")
+    for key, why in plan.skipped:
+        lines.append(f"| skipped | `{key}` | {_md(why)} | |")
+    return "\n".join(lines) + "\n"
+
+
+def to_data(plan: Plan) -> dict[str, Any]:
+    return {"workspace": plan.workspace, "cluster": plan.cluster, "changes": plan.changes,
+            "actions": [a.to_data() for a in plan.actions],
+            "skipped": [{"task": key, "reason": why} for key, why in plan.skipped]}
+
+
+def render_plan(fmt: str, plan: Plan) -> str:
+    if fmt == "markdown":
+        return to_markdown(plan)
+    if fmt == "json":
+        return json.dumps(to_data(plan), indent=2) + "\n"
+    return to_text(plan)

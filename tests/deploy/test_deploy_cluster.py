@@ -1,0 +1,158 @@
+"""`flinkx deploy` against a real standalone Flink 1.20.5 cluster (tests/deploy/conftest.py).
+
+The tests follow one workspace through its life, in file order: first apply, a second apply, a
+compatible upgrade through a savepoint, an incompatible one refused and then forced, a removed task.
+Each test reads the cluster's own REST API to check what happened.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+
+import pytest
+
+from tests.deploy.flink_cluster import free_port
+
+pytestmark = pytest.mark.flink
+
+SECRET = "archive-s3cr3t-7f3a"
+TASKS = {"dws/clicks_1m", "dws/user_clicks", "ods/archive_clicks"}
+
+
+def rest(cluster, path: str) -> dict:
+    with urllib.request.urlopen(cluster.url + path, timeout=5) as response:
+        return json.load(response)
+
+
+def jobs_by_task(cluster) -> dict[str, list[dict]]:
+    """The workspace's jobs per task, newest first."""
+    out: dict[str, list[dict]] = {}
+    for job in rest(cluster, "/jobs/overview")["jobs"]:
+        if job["name"].startswith("flinkx:deploy-demo/"):
+            out.setdefault(job["name"].split("/", 1)[1], []).append(job)
+    for jobs in out.values():
+        jobs.sort(key=lambda j: j["start-time"], reverse=True)
+    return out
+
+
+def running(cluster) -> dict[str, str]:
+    """task -> job id of its RUNNING job."""
+    return {task: jobs[0]["jid"] for task, jobs in jobs_by_task(cluster).items() if jobs[0]["state"] == "RUNNING"}
+
+
+@pytest.fixture
+def deploy(cli, flink_cluster, deploy_workspace, monkeypatch, tmp_path_factory):
+    archive = tmp_path_factory.getbasetemp() / SECRET
+    monkeypatch.setenv("archive_dir", str(archive))
+
+    def run(*args: str):
+        return cli("deploy", str(deploy_workspace), "--cluster", flink_cluster.url, *args)
+
+    run.archive = archive
+    return run
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_a_missing_secret_is_one_line_and_changes_nothing(deploy, flink_cluster, monkeypatch):
+    monkeypatch.delenv("archive_dir")
+    result = deploy("--apply")
+    assert result.exit_code == 2
+    (line,) = result.lines
+    assert re.match(r"flinkx: error: \S+/clicks_archive\.yaml:\d+:\d+: FX601 secret 'archive_dir' is not set in the environment", line)
+    assert jobs_by_task(flink_cluster) == {}
+
+
+def test_the_plan_of_an_empty_cluster_creates_every_task(deploy):
+    result = deploy("--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert {a["task"]: a["action"] for a in data["actions"]} == {task: "create" for task in TASKS}
+
+
+def test_first_apply_creates_every_job_and_they_run(deploy, flink_cluster, deploy_workspace):
+    began = time.monotonic()
+    result = deploy("--apply")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    print(f"first apply of 3 jobs: {time.monotonic() - began:.1f} s")
+    jobs = running(flink_cluster)
+    assert set(jobs) == TASKS
+    for task, job_id in jobs.items():
+        assert f"create {task}: job {job_id} RUNNING" in result.stdout
+        params = rest(flink_cluster, f"/jobs/{job_id}/config")["execution-config"]["user-config"]
+        assert params["flinkx.task"] == task and len(params["flinkx.fingerprint"]) == 16
+        assert SECRET not in json.dumps(params)  # the stored statements keep ${archive_dir}
+    assert (deploy.archive / "clicks").is_dir()  # the secret reached the filesystem sink
+    logs = deploy_workspace / ".flinkx-cache" / "flink-logs"
+    assert SECRET not in result.stdout + result.stderr
+    assert not [p for p in logs.rglob("*") if p.is_file() and SECRET in p.read_text(errors="replace")]
+
+
+def test_a_second_apply_is_a_no_op(deploy, flink_cluster):
+    before = running(flink_cluster)
+    result = deploy("--apply")
+    assert result.exit_code == 0, result.stderr
+    assert "nothing to do, 3 job(s) unchanged" in result.stdout
+    assert running(flink_cluster) == before
+
+
+def test_a_compatible_change_upgrades_through_a_savepoint(deploy, flink_cluster, deploy_workspace):
+    old = running(flink_cluster)["dws/user_clicks"]
+    edit(deploy_workspace / "projects/dws/tasks/user_clicks.sql", "FROM ods.clicks\n", "FROM ods.clicks\nWHERE url <> ''\n")
+    plan = deploy()
+    assert plan.exit_code == 0, plan.stderr
+    assert re.search(r"upgrade +dws/user_clicks +job " + old, plan.stdout)
+    assert "state: fully compatible: no stateful operator changed" in plan.stdout
+    began = time.monotonic()
+    result = deploy("--apply")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    print(f"compatible upgrade: {time.monotonic() - began:.1f} s")
+    new = running(flink_cluster)["dws/user_clicks"]
+    assert new != old
+    savepoint = re.search(r"stopped \(savepoint (\S+)\)", result.stdout)[1]
+    assert f"job {new} RUNNING, restored from {savepoint}" in result.stdout
+    restored = rest(flink_cluster, f"/jobs/{new}/checkpoints")["latest"]["restored"]
+    assert restored["is_savepoint"] is True and restored["external_path"] == savepoint
+    assert jobs_by_task(flink_cluster)["dws/user_clicks"][1]["state"] == "FINISHED"  # stop-with-savepoint
+
+
+def test_an_incompatible_change_is_refused_then_accepted_with_a_fresh_start(deploy, flink_cluster, deploy_workspace):
+    old = running(flink_cluster)["dws/clicks_1m"]
+    edit(deploy_workspace / "projects/dws/tasks/clicks_1m.sql", "INTERVAL '1' MINUTE", "INTERVAL '2' MINUTE")
+    refused = deploy("--apply")
+    assert refused.exit_code == 1
+    (line,) = [x for x in refused.lines if "FX602" in x]
+    assert "clicks_1m.sql:1:1: FX602 upgrade of dws/clicks_1m refused: incompatible: GlobalWindowAggregate(" in line
+    assert "window type or size changed: TumblingWindow(size=PT1M) -> TumblingWindow(size=PT2M)" in line
+    assert running(flink_cluster)["dws/clicks_1m"] == old  # nothing was touched
+
+    forced = deploy("--apply", "--allow-fresh-start")
+    assert forced.exit_code == 0, forced.stdout + forced.stderr
+    new = running(flink_cluster)["dws/clicks_1m"]
+    assert new != old and "fresh start (--allow-fresh-start)" in forced.stdout
+    assert rest(flink_cluster, f"/jobs/{new}/checkpoints")["latest"]["restored"] is None
+
+
+def test_a_removed_tasks_job_is_stopped_with_a_savepoint(deploy, flink_cluster, deploy_workspace):
+    old = running(flink_cluster)["ods/archive_clicks"]
+    (deploy_workspace / "projects/ods/tasks/archive_clicks.sql").unlink()
+    result = deploy("--apply")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert re.search(rf"remove ods/archive_clicks: job {old} stopped, savepoint file:\S+", result.stdout)
+    assert rest(flink_cluster, f"/jobs/{old}")["state"] == "FINISHED"
+    assert set(running(flink_cluster)) == {"dws/clicks_1m", "dws/user_clicks"}
+    again = deploy("--apply")
+    assert "nothing to do, 2 job(s) unchanged" in again.stdout
+
+
+def test_an_unreachable_cluster_is_one_line_and_exit_2(cli, deploy_workspace):
+    url = f"http://127.0.0.1:{free_port()}"
+    result = cli("deploy", str(deploy_workspace), "--cluster", url)
+    assert result.exit_code == 2
+    assert result.lines == [f"flinkx: error: FX600 cannot reach the Flink cluster at {url} ([Errno 111] Connection refused)"]
