@@ -126,6 +126,7 @@ class Session:
             result.diagnostics[:0] = self.variable_diagnostics(task)
             model = analyze(self.workspace, result)
             result.diagnostics.extend(run_checks(self.workspace, result, model))
+            result.semantic = model
             self._resolved[task.key] = result
             self._models[task.key] = model
         return self._resolved[task.key]

@@ -50,6 +50,7 @@ def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[st
             "reads": sorted(table_node(k) for k in rt.reads), "writes": sorted(table_node(k) for k in rt.writes),
             "functions": sorted(function_node(k) for k in rt.functions),
             "columns_read": {table_node(k): sorted(v) for k, v in sorted(rt.columns_read.items())},
+            "column_lineage": column_lineage(rt),
         }
     return {
         "metadata": {"generator": f"flinkx {__version__}", "engine": ws.config.engine, "flink_version": ws.config.flink_version},
@@ -57,6 +58,16 @@ def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[st
         "parent_map": {n: sorted(graph.predecessors(n)) for n in sorted(graph.nodes)},
         "child_map": {n: sorted(graph.successors(n)) for n in sorted(graph.nodes)},
     }
+
+
+def column_lineage(rt: ResolvedTask) -> list[dict[str, str]]:
+    """Each column the task writes, from which column and how (the semantic model's edges)."""
+    if rt.semantic is None:
+        return []
+    return [
+        {"column": target.format(), "from": source.column.format(), "transformation": source.transformation}
+        for target, source in rt.semantic.column_lineage()
+    ]
 
 
 def _rel(ws: Workspace, path) -> str:

@@ -34,6 +34,11 @@ WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
 _WINDOW_BOUND = ft.FlinkType("TIMESTAMP", (3,), False)
 
 
+def task_table_key(task: str, name: str) -> str:
+    """The dataset name of a table or view a task defines itself: `<project>/<task>#<name>`."""
+    return f"{task}#{name}"
+
+
 def table_columns(definition: TableDef, key: str) -> list[SourceColumn]:
     """The columns a query sees of a meta table's effective definition."""
     out = []
@@ -104,7 +109,9 @@ class _StatementAnalyzer:
         if sq.root >= 0:
             outputs = self.query_output(sq.root)
             if outputs is not None:
-                self.model.outputs = [OutputColumn(c.name, c.type, c.inputs) for c in outputs]
+                items = self.sq.queries[sq.root].items
+                positions = [i.pos for i in items] if len(items) == len(outputs) else [None] * len(outputs)
+                self.model.outputs = [OutputColumn(c.name, c.type, c.inputs, p) for c, p in zip(outputs, positions)]
         if self.stmt.kind == "create_view" and self.stmt.defines:
             outputs = self.outputs.get(sq.root)
             if outputs is not None and sq.view_columns:
@@ -119,7 +126,7 @@ class _StatementAnalyzer:
         if sq.create_opaque and not sq.create_columns:
             self.task.task_tables[self.stmt.defines.lower()] = None
             return
-        key = f"task:{self.stmt.defines}"
+        key = task_table_key(self.task.resolved.task.key, self.stmt.defines)
         columns = [SourceColumn(c.name, ft.parse_type(c.type_text), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
                    for c in sq.create_columns]
         self.task.task_tables[self.stmt.defines.lower()] = None if sq.create_opaque else columns
@@ -133,7 +140,14 @@ class _StatementAnalyzer:
         if bound.kind == "meta":
             self.model.sink = bound.key
         elif bound.kind == "local":
-            self.model.sink = f"task:{bound.key}"
+            self.model.sink = task_table_key(self.task.resolved.task.key, bound.key)
+        # INSERT is positional: output i is written to the sink's column i
+        names = list(self.sq.insert_columns)
+        if not names and bound.kind == "meta" and bound.definition is not None:
+            names = [n for n, _ in sink_columns(bound.definition)]
+        outputs = self.model.outputs
+        if outputs is not None and len(names) == len(outputs):
+            self.model.outputs = [OutputColumn(n, o.type, o.inputs, o.pos) for n, o in zip(names, outputs)]
 
     # -- queries ---------------------------------------------------------------------------
     def query_output(self, index: int) -> list[SourceColumn] | None:
@@ -230,13 +244,15 @@ class _StatementAnalyzer:
         if source.kind == "window":
             kind = "window"
             if columns is not None:
-                time_type = None
+                time_type, col = None, None
                 if source.time_column is not None and source.time_column.parts:
                     col = next((c for c in columns if c.name.lower() == source.time_column.parts[-1].lower()), None)
                     time_type = col.type if col is not None else None
                 window_time = time_type.with_nullable(False) if time_type is not None else None
-                columns = [*columns, SourceColumn("window_start", _WINDOW_BOUND), SourceColumn("window_end", _WINDOW_BOUND),
-                           SourceColumn("window_time", window_time)]
+                # the window bounds are computed from the time attribute
+                derived = frozenset(LineageInput(i.column, TRANSFORMATION) for i in (col.inputs if col is not None else ()))
+                columns = [*columns, SourceColumn("window_start", _WINDOW_BOUND, derived), SourceColumn("window_end", _WINDOW_BOUND, derived),
+                           SourceColumn("window_time", window_time, derived)]
         if columns is not None and source.column_aliases and source.kind not in ("unnest", "lateral"):
             columns = [SourceColumn(n, c.type, c.inputs) for n, c in zip(source.column_aliases, columns)]
         return ScopeSource(alias, kind, columns, key, source.pos)
@@ -248,7 +264,7 @@ class _StatementAnalyzer:
             cte = self._find_cte(index, name)
             return "cte", "", self.query_output(cte) if cte is not None else None
         if bound.kind == "local":
-            return "local", f"task:{bound.key}", self.task.task_tables.get(bound.key.lower())
+            return "local", task_table_key(self.task.resolved.task.key, bound.key), self.task.task_tables.get(bound.key.lower())
         return "opaque", "", None
 
     def _find_cte(self, index: int, name: str) -> int | None:

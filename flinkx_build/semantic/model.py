@@ -30,7 +30,7 @@ def compose(outer: str, inner: str) -> str:
 @dataclass(frozen=True, order=True)
 class ColumnId:
     """A column of a dataset the task reads or writes: a meta table key, or
-    `task:<name>` for a table the task defines itself."""
+    `<project>/<task>#<name>` for a table the task defines itself."""
 
     table: str
     column: str
@@ -95,7 +95,7 @@ class StatementModel:
     index: int
     kind: str
     outputs: list[OutputColumn] | None = None  # the statement's query output; None when unknown
-    sink: str = ""  # the meta table key (or task:<name>) an INSERT writes
+    sink: str = ""  # the meta table key (or <project>/<task>#<name>) an INSERT writes
     sink_pos: Pos | None = None
     bindings: list[Binding] = field(default_factory=list)
     indirect: set[ColumnId] = field(default_factory=set)  # read by filters, joins, grouping
