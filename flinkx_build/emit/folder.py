@@ -154,4 +154,22 @@ def clean_leftovers(out: Path) -> None:
             leftovers.remove(olds[-1])
     for folder in leftovers:
         if made_by_flinkx(folder):  # never a folder that only happens to share the name
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_build_folder(folder)
+
+
+def remove_build_folder(folder: Path) -> None:
+    """Delete a build or staging folder, its marker last: a removal cut short by a kill stays recognisable."""
+    if not folder.is_dir() or folder.is_symlink():
+        return
+    for entry in folder.iterdir():
+        if entry.name == MARKER:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+    (folder / MARKER).unlink(missing_ok=True)
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # something was added meanwhile: leave it

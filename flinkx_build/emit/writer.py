@@ -26,6 +26,7 @@ from flinkx_build.emit.folder import check_build_folder
 from flinkx_build.emit.folder import clean_leftovers
 from flinkx_build.emit.folder import folder_lock
 from flinkx_build.emit.folder import marker_text
+from flinkx_build.emit.folder import remove_build_folder
 
 
 def prepare_build_folder(out_dir: Path, workspace_root: Path | None = None) -> Path:
@@ -56,7 +57,7 @@ def write_build(out_dir: Path, files: dict[str, str], manifest: dict[str, Any], 
             _fill(stage, out, files, manifest, keep_projects)
             _swap(stage, out)
         except BaseException:
-            shutil.rmtree(stage, ignore_errors=True)
+            remove_build_folder(stage)
             raise
 
 
@@ -84,7 +85,7 @@ def _inside(stage: Path, rel: str) -> Path:
 
 def _swap(stage: Path, out: Path) -> None:
     if out.exists() and _exchange(stage, out):
-        shutil.rmtree(stage, ignore_errors=True)  # stage now holds the previous build
+        remove_build_folder(stage)  # stage now holds the previous build
         return
     old = None
     if out.exists():
@@ -98,7 +99,7 @@ def _swap(stage: Path, out: Path) -> None:
             os.replace(old, out)
         raise
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        remove_build_folder(old)
 
 
 _AT_FDCWD = -100
