@@ -145,7 +145,8 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
     chosen = [t for t in tasks if t.path.resolve() in wanted]
     from flinkx_build.load.workspace import display_path
 
-    yaml_paths = {display_path(f) for f in wanted if f.suffix in (".yaml", ".yml")}
+    # load findings of the named files count too: a task refused at load (FX18x) is not among `chosen`
+    yaml_paths = {display_path(f) for f in wanted if f.suffix in (".yaml", ".yml", ".sql")}
     return chosen, yaml_paths
 
 
