@@ -67,6 +67,17 @@ CODES: dict[str, tuple[str, str]] = {
     "FX200": ("error", "dependency cycle"),
     # validation with the real Flink planner
     "FX300": ("error", "Flink rejected the statement"),
+    # flinkx test (flinkx_build/testing/, docs/testing.md)
+    "FX500": ("error", "invalid test file"),
+    "FX501": ("error", "unknown task"),
+    "FX502": ("error", "table not read by the task"),
+    "FX503": ("error", "table not written by the task"),
+    "FX504": ("error", "unknown column in a fixture row"),
+    "FX505": ("error", "value does not convert to the column type"),
+    "FX506": ("error", "invalid change in a changelog"),
+    "FX507": ("error", "duplicate test name"),
+    "FX508": ("error", "unknown test reference"),
+    "FX509": ("error", "column cannot be given or expected"),
     # flinkx deploy (flinkx_build/deploy/, docs/deploy.md)
     "FX600": ("error", "the Flink cluster cannot be reached or refused a request"),
     "FX601": ("error", "a secret is not set in the environment"),
