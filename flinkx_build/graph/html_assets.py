@@ -4,8 +4,9 @@ The script reads the page's JSON (`#graph-data`) and gives: search by name,
 zoom (wheel, buttons), pan (drag), fit to width or to the whole graph, and a
 side panel with the clicked node's columns, effective options, source file
 and neighbours, highlighting everything upstream and downstream of it.
-`#node=ID&q=TEXT` in the address selects a node and searches on load, so a
-link can point at a node (and a test can drive the page with --dump-dom).
+`#node=ID&q=TEXT&zoom=N` in the address selects a node, searches and zooms
+on load, so a link can point at a node (and a test can drive the page with
+Chromium's --dump-dom).
 """
 from __future__ import annotations
 
@@ -151,6 +152,7 @@ SCRIPT = r"""
 
   fitWidth();
   const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get('zoom') > 0) zoom(1 / +hash.get('zoom'));
   if (hash.get('q')) { box.value = hash.get('q'); search(box.value); }
   if (hash.get('node')) { select(hash.get('node')); centre(hash.get('node')); }
   window.flinkxGraph = {fitWidth, fitAll, zoom, select, search, centre, viewBox: () => ({...vb})};
