@@ -166,10 +166,11 @@ def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[D
         load_table(ws, project, shadow, shown, diags, NO_CACHE)
     elif project is not None and (project.directory.resolve() / "functions") in (folder, *folder.parents):
         load_function(project, shadow, shown, diags, NO_CACHE)
-    else:
+    elif path.resolve() == (ws.root / CONFIG_FILE).resolve() or (project is not None and path.resolve() == (project.directory / "project.yaml").resolve()):
         _, diags = load_yaml(shadow, shown)
         if path.name == CONFIG_FILE:
             diags = [replace(d, code="FX100") for d in diags]
+    # any other YAML (a CI workflow, a pre-commit config) is not flinkx's to check
     return [d for d in _configured(diags, ws.config.lint) if d.path == shown]
 
 

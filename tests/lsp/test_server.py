@@ -18,6 +18,7 @@ pytest.importorskip("pygls")
 pytest_lsp = pytest.importorskip("pytest_lsp")
 
 from lsprotocol import types  # noqa: E402
+from pygls.protocol import default_converter  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
 from pytest_lsp import ClientServerConfig  # noqa: E402
 from pytest_lsp import LanguageClient  # noqa: E402
@@ -27,7 +28,19 @@ from tests.conftest import EXAMPLE  # noqa: E402
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "flinkx_build", "lsp"])
+def make_client() -> LanguageClient:
+    """pytest-lsp's client, keeping every publishDiagnostics in order (with its version)."""
+    client = LanguageClient(converter_factory=default_converter)
+    client.published = []
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def published(_: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        client.published.append(params)
+
+    return client
+
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "flinkx_build", "lsp"], client_factory=make_client)
 TASK = "projects/dwd/tasks/orders/enrich_orders.sql"
 
 
@@ -66,11 +79,13 @@ class Buffer:
         self.client, self.path, self.uri = client, path, from_fs_path(str(path))
         self.version = 1
         self.text = path.read_text()
+        self.seen = len(client.published)
         client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(self.uri, language, self.version, self.text)))
 
     def change(self, text: str) -> None:
         self.version += 1
         self.text = text
+        self.seen = len(self.client.published)
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 types.VersionedTextDocumentIdentifier(version=self.version, uri=self.uri),
@@ -78,17 +93,17 @@ class Buffer:
             )
         )
 
-    async def diagnostics(self) -> list[types.Diagnostic]:
-        """The diagnostics published for this buffer's current version.
-
-        Call it right after open or change: the server lints after a pause in
-        typing (and linting takes longer than this call takes to start waiting).
-        """
-        while True:
-            wait = self.client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-            params = await asyncio.wait_for(wait, timeout=60)
-            if params.uri == self.uri and params.version == self.version:
-                return list(params.diagnostics)
+    async def diagnostics(self, timeout: float = 60) -> list[types.Diagnostic]:
+        """The next diagnostics published for this buffer's current version."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            for n, params in enumerate(self.client.published[self.seen:], self.seen):
+                if params.uri == self.uri and params.version == self.version:
+                    self.seen = n + 1
+                    return list(params.diagnostics)
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no diagnostics for version {self.version} of {self.uri} in {timeout} s")
 
     def close(self) -> None:
         self.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(self.uri)))
@@ -183,6 +198,13 @@ async def test_completion_of_columns_and_tables(client: LanguageClient, workspac
     assert "user_name" not in ods_columns  # a column of u (dim.dim_user), not of o
     dim_user_columns = await labels(original.replace("  u.user_name,", "  u.user_n|ame,", 1))
     assert "user_name" in dim_user_columns and "order_id" not in dim_user_columns
+    select_list = await labels(original.replace("  o.line_no,", "  o.line_no, |", 1))
+    assert {"order_id", "user_name", "product_name", "line_amount"} <= set(select_list)  # o, u and p
+    assert "src_topic" not in select_list  # a column of the INSERT target (dwd.dwd_orders) only
+    projects = await labels(original.replace("FROM ods.kafka_orders AS o", "FROM | AS o"))
+    assert {"ods", "dim", "dwd", "dws", "dwd_orders"} <= set(projects)  # projects, and dwd's own tables
+    set_target = await labels(original.replace("SET ods.kafka_orders.procTime", "SET ods.|kafka_orders.procTime"))
+    assert "kafka_orders" in set_target and "users" in set_target
     tables = await labels(original.replace("FROM ods.kafka_orders AS o", "FROM ods.|kafka_orders AS o"))
     assert set(tables) == {p.stem for p in (workspace / "projects/ods/tables").glob("*.yaml")}
     functions = await labels(original.replace("dim:parse_ua(", "dim:|(", 1))
