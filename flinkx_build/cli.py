@@ -18,6 +18,7 @@ from flinkx_build.commands.console import echo_error
 from flinkx_build.commands.console import echo_findings
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.console import set_verbosity
+from flinkx_build.credentials import mask_text
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 
@@ -44,7 +45,8 @@ class _Group(click.Group):
         except Exception as exc:  # never show a user a traceback
             if os.environ.get("FLINKX_DEBUG"):
                 raise
-            echo_error(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)")
+            # the exception's text may quote user input: never a credential's value
+            echo_error(mask_text(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)"))
             sys.exit(2)
 
 

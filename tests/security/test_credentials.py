@@ -141,3 +141,29 @@ def test_caches_are_private_to_their_owner(ws, cli):
     assert cached
     for path in cached:
         assert path.stat().st_mode & 0o077 == 0, path
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "sarif"])
+def test_impact_of_a_changed_credential_names_the_option_not_its_values(tmp_path, cli, fmt):
+    from tests.graph.gitrepo import repo_with
+
+    repo = repo_with(tmp_path / "repo", {"flinkx.yaml": WORKSPACE["flinkx.yaml"], **{k: v for k, v in WORKSPACE.items() if k != "flinkx.yaml"}})
+    repo.edit("projects/dwd/tables/orders.yaml", "TablePw4711", "ChangedPw1234")
+    result = cli("impact", str(repo.ws), "--base", "HEAD", "--format", fmt)
+    out = result.stdout + result.stderr
+    assert "copy_orders" in out or "orders" in out, out
+    if fmt != "sarif":  # SARIF lists the impacted tasks; the others also name what changed, by its option key
+        assert "password" in out, out
+    _assert_no_literal(out, f"impact --format {fmt}")
+    assert "ChangedPw1234" not in out
+
+
+def test_validate_output_and_flink_logs_hold_no_literal(ws, cli):
+    pytest.importorskip("pyflink")
+    result = cli("validate", str(ws))
+    assert result.exit_code == 0, result.lines
+    _assert_no_literal(result.stdout + result.stderr, "validate output")
+    logs = [p for p in (ws / ".flinkx-cache" / "flink-logs").rglob("*") if p.is_file()]
+    assert logs, "Flink wrote no log: nothing was checked"
+    for path in logs:
+        _assert_no_literal(path.read_text(errors="replace"), str(path))
