@@ -148,6 +148,11 @@ async def test_definition_of_a_meta_table_a_function_and_a_variable(client: Lang
     assert variable.uri == from_fs_path(str(workspace / "flinkx.yaml"))
     assert variable.range.start.line == line_of(workspace / "flinkx.yaml", "dim_project:")
     buf.close()
+    views = workspace / "projects/dws/tasks/category_user_stats.sql"
+    buf = Buffer(client, views)
+    view = await goto("FROM valid_lines", shift=6)  # a task-local view: its CREATE statement
+    assert view.uri == buf.uri and view.range.start.line == line_of(views, "CREATE TEMPORARY VIEW valid_lines")
+    buf.close()
 
 
 async def test_hover_on_a_table_shows_what_explain_shows(client: LanguageClient, workspace: Path):
