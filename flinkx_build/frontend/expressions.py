@@ -49,7 +49,7 @@ class ExpressionReader:
         return ir.Pos(*self.chunk.position(line, col))
 
     def read(self, seg: BaseSegment) -> ir.Expr:
-        kind = seg.type
+        kind = _primary_type(seg)
         if kind == "column_reference":
             return ir.Expr(ir.COLUMN, parts=[identifier_text(s) for s in seg.segments if s.is_type(*_IDENTIFIERS)], pos=self.pos(seg))
         if kind == "numeric_literal":
@@ -185,6 +185,16 @@ def _typed_literal(segs: list[BaseSegment]) -> str | None:
     if len(segs) == 2 and segs[0].is_type("keyword") and segs[1].is_type("date_constructor_literal", "quoted_literal"):
         return _TYPED_LITERALS.get(segs[0].raw.upper())
     return None
+
+
+_READ_AS = ("numeric_literal", "quoted_literal", "boolean_literal", "null_literal", "date_constructor_literal")
+
+
+def _primary_type(seg: BaseSegment) -> str:
+    """sqlfluff's `type` of a literal is just "literal": the kind is in its class types."""
+    if seg.type == "literal":
+        return next((t for t in _READ_AS if seg.is_type(t)), seg.type)
+    return seg.type
 
 
 def _is_punctuation(seg: BaseSegment) -> bool:

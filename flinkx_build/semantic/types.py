@@ -186,7 +186,7 @@ def _decimal(op: str, a: tuple[int, int], b: tuple[int, int], nullable: bool) ->
         scale = max(s1, s2)
         precision = max(p1 - s1, p2 - s2) + scale + 1
     elif op == "*":
-        precision, scale = p1 + p2, s1 + s2
+        precision, scale = p1 + p2 + 1, s1 + s2  # Flink (like Hive): one digit more than Calcite
     elif op == "/":
         scale = max(6, s1 + p2 + 1)
         precision = p1 - s1 + s2 + scale

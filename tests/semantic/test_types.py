@@ -1,0 +1,74 @@
+"""The model's output types are the ones Flink derives (the planner's resolved schema)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import session_for
+from tests.semantic.conftest import workspace_with_tasks
+
+# expression over ods.orders -> the type flinkx infers (nullability aside)
+EXPRESSIONS = {
+    "qty": "INT",
+    "price * qty": "DECIMAL(21, 2)",
+    "price + price": "DECIMAL(11, 2)",
+    "price / qty": "DECIMAL(21, 13)",
+    "qty + id": "BIGINT",
+    "qty * 1.5": "DECIMAL(13, 1)",
+    "qty + 2.5e0": "DOUBLE",
+    "CAST(price AS DECIMAL(16, 2))": "DECIMAL(16, 2)",
+    "COUNT(*)": "BIGINT",
+    "SUM(qty)": "INT",
+    "SUM(price)": "DECIMAL(38, 2)",
+    "MAX(channel)": "STRING",
+    "LOWER(channel)": "STRING",
+    "COALESCE(channel, 'x')": "STRING",
+    "CASE WHEN qty > 1 THEN id ELSE 0 END": "BIGINT",
+    "qty > 1": "BOOLEAN",
+    "CHAR_LENGTH(channel)": "INT",
+    "ts": "TIMESTAMP(3)",
+    "DATE_FORMAT(ts, 'yyyy')": "STRING",
+    "'abc'": "CHAR(3)",
+    "12": "INT",
+}
+AGGREGATES = {"COUNT(*)", "SUM(qty)", "SUM(price)", "MAX(channel)"}
+
+
+def _strip_null(text: str) -> str:
+    return text.replace(" NOT NULL", "")
+
+
+@pytest.fixture(scope="module")
+def typed(tmp_path_factory, flink):
+    from tests.conftest import write_tree
+    from tests.semantic.conftest import TABLES
+    import textwrap
+
+    root = tmp_path_factory.mktemp("types") / "ws"
+    tasks = {}
+    for i, expr in enumerate(EXPRESSIONS):
+        group = " GROUP BY channel" if expr in AGGREGATES else ""
+        tasks[f"projects/dwd/tasks/e{i}.sql"] = f"SELECT {expr} AS x FROM ods.orders{group};\n"
+    write_tree(root, {k: textwrap.dedent(v) for k, v in {**TABLES, **tasks}.items()})
+    session = session_for(root)
+    out = {}
+    for i, expr in enumerate(EXPRESSIONS):
+        task = session.workspace.projects["dwd"].tasks[f"e{i}"]
+        model = session.model(task)
+        ours = model.statements[-1].outputs[0].type
+        script = session.compiled(task)
+        tenv = flink._new_tenv("stream")
+        for statement in script.statements[:-1]:
+            if statement.kind == "create_table":
+                tenv.executeSql(statement.text)
+        schema = tenv.sqlQuery(script.statements[-1].text).getResolvedSchema()
+        out[expr] = (ours.format() if ours else None, str(schema.getColumnDataTypes().get(0)))
+    return out
+
+
+@pytest.mark.flink
+@pytest.mark.parametrize("expr", list(EXPRESSIONS))
+def test_type_matches_flink(typed, expr):
+    ours, flinks = typed[expr]
+    assert _strip_null(flinks) == EXPRESSIONS[expr], f"Flink says {flinks}: the table is wrong"
+    assert ours == flinks  # nullability included
+
