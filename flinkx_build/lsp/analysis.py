@@ -108,6 +108,7 @@ class Models:
         session = self.session_for(path)
         if session is None:
             return []
+        path = path.resolve()  # the loader names files from the resolved root
         shown = display_path(path)
         try:
             on_disk = path.read_text(encoding="utf-8")
@@ -150,8 +151,19 @@ def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[D
     folder and loaded from there under the real file's name. Meta tables and
     functions get every per-file check; project.yaml and flinkx.yaml get the
     YAML syntax check until they are saved (their key checks need the whole load).
+    Any other YAML (a CI workflow, a pre-commit config) is not flinkx's to check.
     """
     ws = session.workspace
+    project = _project_of(session, path)
+    folder = project.directory.resolve() if project is not None else None
+    if folder is not None and folder / "tables" in path.parents:
+        kind = "table"
+    elif folder is not None and folder / "functions" in path.parents:
+        kind = "function"
+    elif path == (ws.root / CONFIG_FILE).resolve() or (folder is not None and path == folder / "project.yaml"):
+        kind = "header"
+    else:
+        return []
     shadow_dir = ws.root / ws.config.cache_dir / "lsp"
     shadow = shadow_dir / path.name  # the loader falls back to the file's stem for a missing name
     try:
@@ -160,17 +172,14 @@ def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[D
     except OSError:
         return []
     diags: list[Diagnostic] = []
-    project = _project_of(session, path.resolve())
-    folder = path.resolve().parent
-    if project is not None and (project.directory.resolve() / "tables") in (folder, *folder.parents):
+    if kind == "table":
         load_table(ws, project, shadow, shown, diags, NO_CACHE)
-    elif project is not None and (project.directory.resolve() / "functions") in (folder, *folder.parents):
+    elif kind == "function":
         load_function(project, shadow, shown, diags, NO_CACHE)
-    elif path.resolve() == (ws.root / CONFIG_FILE).resolve() or (project is not None and path.resolve() == (project.directory / "project.yaml").resolve()):
+    else:
         _, diags = load_yaml(shadow, shown)
         if path.name == CONFIG_FILE:
             diags = [replace(d, code="FX100") for d in diags]
-    # any other YAML (a CI workflow, a pre-commit config) is not flinkx's to check
     return [d for d in _configured(diags, ws.config.lint) if d.path == shown]
 
 
