@@ -94,6 +94,8 @@ def _parse(tokens: list[str], i: int) -> tuple[FlinkType, int]:
         i += 1
     if root == "TIMESTAMP" and "LOCAL" in trailing:
         root = "TIMESTAMP_LTZ"
+    if root in ("STRING", "BYTES"):
+        params = []  # lengths are not checked: Flink pads or truncates on the way in
     if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and not params:
         params = [6]
     return FlinkType(root, tuple(params), tuple(fields)), i
