@@ -22,6 +22,7 @@ from flinkx_build.deploy.apply import MissingSecret
 from flinkx_build.deploy.apply import secret_values
 from flinkx_build.deploy.cluster import ClusterError
 from flinkx_build.deploy.cluster import FlinkRest
+from flinkx_build.deploy.report import WHY_REFUSED
 from flinkx_build.deploy.report import render_plan
 from flinkx_build.deploy.report import to_data
 from flinkx_build.deploy.state import deployed_jobs
@@ -128,7 +129,8 @@ def _apply(session: Session, plan, rest: FlinkRest, flink, savepoint_dir: str | 
     if refused:
         lines = []
         for action in refused:
-            why = action.verdict.summary if action.verdict else action.note
+            level = action.verdict.level if action.verdict and action.action == "upgrade" else "failed"
+            why = f"{action.verdict.summary if action.verdict else action.note}; {WHY_REFUSED[level]}"
             source = action.desired.source if action.desired else action.task_key
             lines.append(Diagnostic(source, 1, 1, "FX602", f"{action.action} of {action.task_key} refused: {why}",
                                     "rerun with --allow-fresh-start to start it without its state"))

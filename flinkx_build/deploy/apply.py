@@ -58,7 +58,9 @@ def secret_values(plan: Plan, secrets: list[str], env: Mapping[str, str] | None 
     for action in plan.of("create", "upgrade", "failed"):
         assert action.desired is not None
         desired = action.desired
-        for index, stmt in enumerate(desired.statements):
+        # an upgrade may roll back to the deployed statements: their secrets are needed too
+        rollback = action.job.statements if action.action == "upgrade" and action.job and action.job.statements else ()
+        for index, stmt in enumerate(desired.statements + rollback):
             for match in VARIABLE_PATTERN.finditer(stmt.text):
                 name = match.group("param_name")
                 if name not in secrets or name in values:
@@ -129,13 +131,34 @@ class Applier:
             return Outcome(action.task_key, "upgrade", False,
                            f"stop-with-savepoint of job {action.job.job_id} failed, the job keeps running: {failure}")
         keep_state = action.verdict is not None and action.verdict.level == COMPATIBLE
-        outcome = self._start(action, restore=location if keep_state else None)
+        try:
+            outcome = self._start(action, restore=location if keep_state else None)
+        except DeployFlinkError as exc:
+            outcome = Outcome(action.task_key, "upgrade", False, f"the new job was not started: {exc}")
         outcome.savepoint = location
         prefix = f"job {action.job.job_id} stopped (savepoint {location}); "
         if not keep_state:
             prefix += "fresh start (--allow-fresh-start); "
         outcome.message = prefix + outcome.message
+        if not outcome.ok and location:
+            outcome.message += "; " + self._roll_back(action, location)
         return outcome
+
+    def _roll_back(self, action: Action, savepoint: str) -> str:
+        """Flink could not start the new job (often: it cannot map the savepoint's operators):
+        run the SQL that was deployed before again, from the savepoint just taken."""
+        old = action.job
+        assert old is not None and action.desired is not None
+        if old.statements is None or old.fingerprint is None:
+            return f"no rollback: job {old.job_id} carries no flinkx statements"
+        try:
+            job_id = self._submit(action.desired.name, action.task_key, old.fingerprint, old.statements, savepoint)
+        except DeployFlinkError as exc:
+            return f"rollback failed: {exc}"
+        state = self.rest.wait_running(job_id)
+        if state != "RUNNING":
+            return f"rollback failed: job {job_id} is {state}: {self.rest.root_exception(job_id)}"
+        return f"rolled back: the previous SQL runs again as job {job_id}, restored from {savepoint}"
 
     def _create(self, action: Action) -> Outcome:
         return self._start(action, restore=None)
@@ -145,13 +168,15 @@ class Applier:
         outcome.message = f"its failed job {action.job.job_id} replaced, fresh start; " + outcome.message
         return outcome
 
-    def _start(self, action: Action, restore: str | None) -> Outcome:
-        desired: DesiredJob = action.desired  # type: ignore[assignment]
+    def _submit(self, name: str, task_key: str, fingerprint: str, statements: tuple[Statement, ...], restore: str | None) -> str:
         if self.flink is None:
             raise DeployFlinkError("no embedded Flink client to submit with")
-        params = {TASK_KEY: desired.task_key, FINGERPRINT_KEY: desired.fingerprint,
-                  STATEMENTS_KEY: encode_statements(list(desired.statements))}
-        job_id = self.flink.submit(fill(desired.statements, self.secrets), self.rest.url, desired.name, params, restore)
+        params = {TASK_KEY: task_key, FINGERPRINT_KEY: fingerprint, STATEMENTS_KEY: encode_statements(list(statements))}
+        return self.flink.submit(fill(statements, self.secrets), self.rest.url, name, params, restore)
+
+    def _start(self, action: Action, restore: str | None) -> Outcome:
+        desired: DesiredJob = action.desired  # type: ignore[assignment]
+        job_id = self._submit(desired.name, desired.task_key, desired.fingerprint, desired.statements, restore)
         state = self.rest.wait_running(job_id)
         if state != "RUNNING":
             cause = self.rest.root_exception(job_id)

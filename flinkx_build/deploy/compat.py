@@ -231,11 +231,11 @@ def _aggregate_changes(old: StatefulOperator, new: StatefulOperator) -> list[Cha
     added = [c for c in after if c not in before]
     removed = [c for c in before if c not in after]
     if not removed:
-        rule = f"aggregate added ({', '.join(added)}): the existing aggregates keep their state, the new one starts empty"
+        rule = f"aggregate added ({', '.join(added)}): the aggregation's state row gains a field"
     elif not added:
-        rule = f"aggregate removed ({', '.join(removed)}): the other aggregates keep their state"
+        rule = f"aggregate removed ({', '.join(removed)}): the aggregation's state row loses a field"
     else:
-        rule = f"aggregates changed ({', '.join(removed)} -> {', '.join(added)}): a changed aggregate starts empty"
+        rule = f"aggregates changed ({', '.join(removed)} -> {', '.join(added)}): the aggregation's state row changes"
     return [Change(PARTIAL, new.name, rule)]
 
 

@@ -45,8 +45,16 @@ def set_pair(text: str) -> tuple[str, str] | None:
     return key, value
 
 
-def inserts_of(statements: list[Statement]) -> list[Statement]:
-    return [s for s in statements if s.kind == "insert"]
+def refusal(messages: list[str]) -> str:
+    """Flink's summary plus the innermost cause, which says why (a submission failing with "Could
+    not start the JobMaster" is explained only at the bottom: "Cannot map checkpoint/savepoint
+    state for operator ...")."""
+    summary = summarize(messages)[0]
+    lines = [line.strip() for line in (messages[-1] if messages else "").splitlines() if line.strip()]
+    root = lines[0] if lines else ""
+    if root and root[:60] not in summary:
+        summary = f"{summary} -- {root}"
+    return summary if len(summary) <= 600 else summary[:597] + "..."
 
 
 class DeployFlink:
@@ -121,7 +129,7 @@ class DeployFlink:
         try:
             return action()
         except Exception as exc:  # noqa: BLE001 - Flink's refusal, as one line
-            raise DeployFlinkError(summarize(java_messages(exc))[0]) from None
+            raise DeployFlinkError(refusal(java_messages(exc))) from None
 
     # --- what deploy does ------------------------------------------------------------------
 

@@ -8,7 +8,19 @@ from flinkx_build.deploy.plan import ORDER
 from flinkx_build.deploy.plan import Action
 from flinkx_build.deploy.plan import Plan
 
-FRESH_START = "refused without --allow-fresh-start: the job would not keep its state"
+# Why apply refuses each kind of action (measured on Flink 1.20.5: a job whose aggregation gained
+# an aggregate fails to restore with StateMigrationException; VVR would keep the other aggregates).
+WHY_REFUSED = {
+    "partial": "Apache Flink cannot restore a changed state row (VVR keeps the unchanged part)",
+    "incompatible": "the old state cannot be mapped onto the new job",
+    "unknown": "no safe restore is known",
+    "failed": "a failed job is never replaced silently",
+}
+
+
+def why_refused(action: Action) -> str:
+    level = "failed" if action.action == "failed" else (action.verdict.level if action.verdict else "unknown")
+    return f"{WHY_REFUSED[level]}: refused without --allow-fresh-start"
 
 
 def _job(action: Action) -> str:
@@ -37,7 +49,7 @@ def to_text(plan: Plan) -> str:
         if action.verdict is not None:
             lines.append(f"  {'':<10} state: {action.verdict.summary}")
         if action.needs_fresh_start:
-            lines.append(f"  {'':<10} apply: {FRESH_START}")
+            lines.append(f"  {'':<10} apply: {why_refused(action)}")
     for key, why in plan.skipped:
         lines.append(f"  {'skipped':<10} {key:<{width}}  {why}")
     lines.append(counts(plan) + ("" if plan.changes else "; nothing to do"))
