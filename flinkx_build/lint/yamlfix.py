@@ -72,8 +72,8 @@ def quote_values(text: str, positions: set[Position]) -> tuple[str, set[Position
             continue
         start, end = scalar.start_mark.index, scalar.end_mark.index
         value = values[where]
-        if "\n" in text[start:end] or value is None or isinstance(value, str):
-            continue
+        if text[start:end] != scalar.value or value is None or isinstance(value, str):
+            continue  # a tag, an anchor or a multi-line scalar: not a plain one-line value
         edits.append((start, end, json.dumps(option_text(value), ensure_ascii=False)))
         done.add(where)
     for start, end, new in sorted(edits, reverse=True):

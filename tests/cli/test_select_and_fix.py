@@ -128,3 +128,5 @@ def test_quote_values_leaves_other_forms_alone():
     new, done = quote_values(text, {(1, 4), (2, 4), (4, 5)})
     assert new == 'a: "1"\nb: |\n  2\nc: !!int 3\nd: [4, 5]\n' and done == {(1, 4)}
     assert quote_values("a: [1\n", {(1, 5)}) == ("a: [1\n", set())  # broken YAML: no fix
+    tagged = "w:\n  c: !!int 3\n  d: &x 4\n  e: *x\n  f: 2\n"
+    assert quote_values(tagged, {(2, 6), (3, 6), (4, 6), (5, 6)}) == (tagged.replace("f: 2", 'f: "2"'), {(5, 6)})
