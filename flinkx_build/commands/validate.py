@@ -20,8 +20,8 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.validate.contract import FlinkFinding
-from flinkx_build.validate.jvm import JAVA_MISSING
 from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.validate.jvm import JAVA_MISSING
 
 VALIDATED_ENGINES = ("flink", "vvr")
 INSTALL_HINT = 'install the Flink extra: pip install "flinkx-build[flink]" (needs Java 17)'
