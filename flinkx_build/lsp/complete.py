@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 from flinkx_build.credentials import mask_value
 from flinkx_build.frontend.parse import parse_chunk
+from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.template import render
 from flinkx_build.lsp.analysis import TaskAnalysis
 from flinkx_build.lsp.locate import definition_for_qualifier
 from flinkx_build.lsp.locate import offset_of
-from flinkx_build.lsp.locate import statement_at
 from flinkx_build.lsp.locate import table_definitions
 from flinkx_build.resolve.builtins import builtin_functions
 from flinkx_build.resolve.model import ResolvedStatement
@@ -41,8 +41,13 @@ class Candidate:
     detail: str = ""
 
 
-def completions(analysis: TaskAnalysis, line: int, col: int) -> list[Candidate]:
-    text = analysis.task.text
+def completions(analysis: TaskAnalysis, text: str, line: int, col: int) -> list[Candidate] | None:
+    """Candidates at the cursor in `text` (the buffer now); None when `analysis` is of a text too
+    different (statements added or removed since): the caller analyses the buffer and asks again.
+
+    An analysis of a few keystrokes ago is enough, which keeps completion as fast as one
+    statement's parse while typing.
+    """
     cursor = offset_of(text, line, col)
     before = text[text.rfind("\n", 0, cursor) + 1:cursor]
     if _VARIABLE_START.search(before):
@@ -53,21 +58,23 @@ def completions(analysis: TaskAnalysis, line: int, col: int) -> list[Candidate]:
     word = _WORD.search(before).group(0)
     start = cursor - len(word)
     end = _WORD_AFTER.match(text, cursor).end()  # the whole word the cursor is in
-    probe = _probe(analysis, text[:start] + PLACEHOLDER + text[end:], start)
+    chunks = split_statements(text[:start] + PLACEHOLDER + text[end:])
+    if len(chunks) != len(analysis.statements) and text != analysis.task.text:
+        return None
+    index = next((i for i, c in enumerate(chunks) if c.offset <= start <= c.offset + len(c.text)), None)
+    if index is None:
+        return []
+    probe = _probe(analysis, chunks[index], index)
     if probe is not None:
         found = _from_facts(analysis, probe)
         if found is not None:
             return found
-    return _from_text(analysis, before[: len(before) - len(word)], line, col)
+    return _from_text(analysis, before[: len(before) - len(word)], index)
 
 
-def _probe(analysis: TaskAnalysis, text: str, at: int) -> ResolvedStatement | None:
+def _probe(analysis: TaskAnalysis, chunk: Chunk, index: int) -> ResolvedStatement | None:
     """The statement holding the placeholder, parsed and resolved with the task's other statements."""
-    chunks = split_statements(text)
-    index = next((i for i, c in enumerate(chunks) if c.offset <= at <= c.offset + len(c.text)), None)
-    if index is None:
-        return None
-    parsed = parse_chunk(chunks[index], index, analysis.context).statement
+    parsed = parse_chunk(chunk, index, analysis.context).statement
     if parsed.syntax is not None:
         return None
     statements: list[ParsedStatement] = list(analysis.statements)
@@ -104,15 +111,14 @@ def _from_facts(analysis: TaskAnalysis, rs: ResolvedStatement) -> list[Candidate
     return None
 
 
-def _from_text(analysis: TaskAnalysis, before: str, line: int, col: int) -> list[Candidate]:
-    """The statement does not parse yet: `qualifier.` against what the last parse knows."""
+def _from_text(analysis: TaskAnalysis, before: str, index: int) -> list[Candidate]:
+    """The statement does not parse yet: `qualifier.` against what the last parse of it knows."""
     qualifier = _QUALIFIER.search(before)
     name = render(qualifier.group(1), analysis.context).strip("`") if qualifier else None
     if name in analysis.session.workspace.projects:
         return _tables_of(analysis, name)
-    rs = statement_at(analysis, line, col)
-    if rs is not None and rs.parsed.syntax is not None:
-        rs = analysis.last_parsed.get(rs.parsed.index)
+    statements = analysis.resolved.statements
+    rs = statements[index] if index < len(statements) and statements[index].parsed.syntax is None else analysis.last_parsed.get(index)
     if rs is None:
         return []
     if name is None:

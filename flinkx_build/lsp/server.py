@@ -197,12 +197,26 @@ def make_server() -> LanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", ":", "{"]))
     async def complete(ls: LanguageServer, params: types.CompletionParams) -> types.CompletionList | None:
-        result = await on_model(params.text_document.uri, params.position, completions)
-        if result is None:
+        uri = params.text_document.uri
+        if not is_ours(uri) or uri not in ls.workspace.text_documents:
             return None
+        doc = ls.workspace.get_text_document(uri)
+        text = doc.source
+        at = doc.position_from_client_units(params.position)
+        loop = asyncio.get_running_loop()
+
+        async def candidates(done: Analysed | None):
+            if done is None or done.task is None:
+                return []
+            return await loop.run_in_executor(state.worker, completions, done.task, text, at.line + 1, at.character + 1)
+
+        # while typing, the analysis of a few keystrokes ago will do: no full lint per keystroke
+        found = await candidates(state.analysed.get(uri) or await analysed(uri))
+        if found is None:  # statements were added or removed since that analysis
+            found = await candidates(await analysed(uri))
         items = [
             types.CompletionItem(label=c.label, kind=_KINDS.get(c.kind), detail=c.detail or None, sort_text=f"{n:05d}")
-            for n, c in enumerate(result[0])
+            for n, c in enumerate(found or [])
         ]
         return types.CompletionList(is_incomplete=False, items=items)
 
