@@ -78,6 +78,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX507": ("error", "duplicate test name"),
     "FX508": ("error", "unknown test reference"),
     "FX509": ("error", "column cannot be given or expected"),
+    "FX510": ("error", "function not called by the task, or not scalar"),
     # flinkx deploy (flinkx_build/deploy/, docs/deploy.md)
     "FX600": ("error", "the Flink cluster cannot be reached or refused a request"),
     "FX601": ("error", "a secret is not set in the environment"),

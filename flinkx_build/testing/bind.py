@@ -20,11 +20,14 @@ from flinkx_build.model import Loc
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.testing.fixtures import RawCase
+from flinkx_build.testing.fixtures import RawFunction
 from flinkx_build.testing.fixtures import RawRow
 from flinkx_build.testing.fixtures import RawTable
 from flinkx_build.testing.values import FlinkType
+from flinkx_build.testing.values import argument_text
 from flinkx_build.testing.values import convert
 from flinkx_build.testing.values import parse_type
+from flinkx_build.testing.values import to_wire
 from flinkx_build.validate import standin
 
 # which change kinds each source changelog mode (validate/standin.py) can produce
@@ -75,6 +78,7 @@ class TestCase:
     given: list[BoundTable] = field(default_factory=list)
     expect: list[BoundTable] = field(default_factory=list)
     tables: dict[str, TableInfo] = field(default_factory=dict)  # every meta table of the task
+    functions: dict[str, list[dict]] = field(default_factory=dict)  # emitted name (lower) -> calls
 
 
 def task_tables(resolved: ResolvedTask) -> tuple[dict[str, TableInfo], dict[str, str]]:
@@ -160,6 +164,8 @@ def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Res
             if info is not None:
                 changes = _convert_rows(entry.rows, info, "expect", diags)
                 case.expect.append(BoundTable(info, entry.form, changes, entry.ordered, entry.loc))
+        for function in raw.functions:
+            _bind_function(function, resolved, case, diags)
         if not raw.expect:
             diags.append(Diagnostic(raw.loc.path, raw.loc.line, raw.loc.col, "FX500",
                                     f"test '{raw.name}' expects nothing (add a sink under expect)"))
@@ -230,6 +236,43 @@ def _convert_rows(rows: list[RawRow], info: TableInfo, section: str, diags: list
                                         f"column '{col.name}' of {info.key}: {exc}"))
         changes.append(Change(row.kind, values, row.loc))
     return changes
+
+
+def _bind_function(function: RawFunction, resolved: ResolvedTask, case: TestCase, diags: list[Diagnostic]) -> None:
+    """The results a test gives a project function, as the stand-in reads them (java:
+    StandinScalarFunction): arguments as text, results in the declared return type."""
+    names = {key.lower(): use for key, use in resolved.functions.items()}
+    names.update({use.function.name.lower(): use for use in resolved.functions.values()
+                  if use.function.project == resolved.task.project})
+    use = names.get(function.name.lower())
+    loc = function.loc
+    if use is None:
+        hint = did_you_mean(function.name, list(resolved.functions)) or (
+            f"it calls: {', '.join(sorted(resolved.functions))}" if resolved.functions else "it calls no project function")
+        diags.append(Diagnostic(loc.path, loc.line, loc.col, "FX510",
+                                f"task {resolved.task.key} does not call function '{function.name}'", hint))
+        return
+    if use.function.kind != "scalar":
+        diags.append(Diagnostic(loc.path, loc.line, loc.col, "FX510",
+                                f"function '{function.name}' is a {use.function.kind} function; only scalar functions can be given results"))
+        return
+    try:
+        result_type = parse_type(use.function.returns)
+    except ValueError:
+        result_type = FlinkType("STRING")
+    calls = []
+    for call in function.calls:
+        try:
+            returns = to_wire(convert(call.returns, result_type), result_type)
+        except ValueError as exc:
+            at = call.returns_loc
+            diags.append(Diagnostic(at.path, at.line, at.col, "FX505", f"function '{function.name}' returns {result_type}: {exc}"))
+            continue
+        entry: dict[str, Any] = {"returns": returns}
+        if call.args is not None:
+            entry["args"] = [argument_text(a) for a in call.args]
+        calls.append(entry)
+    case.functions[use.emitted_name.lower()] = calls
 
 
 def section_verb(section: str) -> str:

@@ -29,7 +29,8 @@ from flinkx_build.model import Workspace
 
 TESTS_DIR = "tests"
 KINDS = ("+I", "-U", "+U", "-D")
-_CASE_KEYS = ("name", "task", "mode", "description", "given", "expect")
+_CASE_KEYS = ("name", "task", "mode", "description", "given", "expect", "functions")
+_CALL_KEYS = ("args", "returns")
 _GIVEN_KEYS = ("rows", "changelog", "from")
 _EXPECT_KEYS = ("rows", "changelog", "ordered")
 
@@ -58,6 +59,23 @@ class RawTable:
 
 
 @dataclass
+class RawCall:
+    """What a project function returns for some arguments (args None: for any other call)."""
+
+    args: list[Any] | None
+    returns: Any
+    loc: Loc
+    returns_loc: Loc
+
+
+@dataclass
+class RawFunction:
+    name: str  # as the task calls it: proj:fn, or the bare name in the task's own project
+    loc: Loc
+    calls: list[RawCall] = field(default_factory=list)
+
+
+@dataclass
 class RawCase:
     name: str
     task: str  # project/task
@@ -67,6 +85,7 @@ class RawCase:
     task_loc: Loc
     given: list[RawTable] = field(default_factory=list)
     expect: list[RawTable] = field(default_factory=list)
+    functions: list[RawFunction] = field(default_factory=list)
 
 
 def test_files(ws: Workspace) -> list[tuple[str, Path]]:
@@ -147,7 +166,34 @@ def _case(node: Any, project: str, loc: Loc, shown: str, diags: list[Diagnostic]
                            value_loc(tables, name, shown), allowed, shown, diags)
             if table is not None:
                 target.append(table)
+    functions = node.get("functions")
+    if isinstance(functions, CommentedMap):
+        for name, calls in functions.items():
+            case.functions.append(_function(str(name), calls, key_loc(functions, name, shown), shown, diags))
+    elif functions is not None:
+        _error(diags, value_loc(node, "functions", shown), "FX500",
+               "functions must be a mapping of function: [{args: [...], returns: value}, ...]")
     return case
+
+
+def _function(name: str, calls: Any, loc: Loc, shown: str, diags: list[Diagnostic]) -> RawFunction:
+    function = RawFunction(name, loc)
+    if not isinstance(calls, CommentedSeq):
+        _error(diags, loc, "FX500", f"function '{name}' needs a list of {{args: [...], returns: value}}")
+        return function
+    for index, call in enumerate(calls):
+        at = item_loc(calls, index, shown)
+        if not isinstance(call, CommentedMap) or "returns" not in call:
+            _error(diags, at, "FX500", "a call must be {args: [...], returns: value} (without args: any other call)")
+            continue
+        _unknown_keys(call, _CALL_KEYS, f"a call of '{name}'", shown, diags)
+        args = call.get("args")
+        if args is not None and not isinstance(args, CommentedSeq):
+            _error(diags, value_loc(call, "args", shown), "FX500", "args must be a list of argument values")
+            continue
+        function.calls.append(RawCall(list(args) if args is not None else None, call["returns"], at,
+                                      value_loc(call, "returns", shown)))
+    return function
 
 
 def _table(section: str, name: str, entry: Any, loc: Loc, at: Loc, allowed: tuple[str, ...],

@@ -144,7 +144,7 @@ class TestRunner:
             elif stmt.kind == "create_table":
                 self._create_table(tenv, sql, emitted, rows, prefix)
             elif stmt.kind == "create_function":
-                self._create_function(tenv, sql, script)
+                self._create_function(tenv, sql, script, case)
             elif stmt.kind in ("begin_statement_set", "end", "select"):
                 continue  # all INSERTs run as one job; a bare query has no sink to check
             else:
@@ -167,14 +167,17 @@ class TestRunner:
         tenv.executeInternal(ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
                                                       operation.isIgnoreIfExists(), operation.isTemporary()))
 
-    def _create_function(self, tenv: Any, sql: str, script: CompiledScript) -> None:
-        """A project function runs as the validator's stand-in: it returns NULL."""
+    def _create_function(self, tenv: Any, sql: str, script: CompiledScript, case: TestCase) -> None:
+        """A project function runs as the validator's stand-in: NULL, or what the test gives."""
         match = re.match(r"\s*CREATE\s+(?:TEMPORARY\s+)?(?:SYSTEM\s+)?FUNCTION\s+(?:IF\s+NOT\s+EXISTS\s+)?(`(?:[^`]|``)+`|[\w.]+)", sql, re.IGNORECASE)
         name = match.group(1).strip("`").replace("``", "`") if match else ""
         udf = standin.find_udf(tuple(script.udfs), name)
         if udf is None or udf.kind not in standin.UDF_CLASSES:
             raise ValueError(f"function '{name}' has no declared return type; it cannot run in a test")
-        instance = getattr(self._jvm.flinkx.standin, standin.UDF_CLASSES[udf.kind])(name, udf.returns)
+        standin_class = getattr(self._jvm.flinkx.standin, standin.UDF_CLASSES[udf.kind])
+        calls = case.functions.get(name.lower())
+        instance = (standin_class(name, udf.returns, json.dumps(calls)) if calls is not None
+                    else standin_class(name, udf.returns))
         tenv.createTemporaryFunction(f"`{name}`", instance)
 
     def _execute(self, tenv: Any, inserts: list[str]) -> None:

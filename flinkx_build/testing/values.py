@@ -115,11 +115,13 @@ def convert(raw: Any, flink_type: FlinkType) -> Any:
     try:
         return _CONVERT[flink_type.root](raw, flink_type)
     except (ValueError, InvalidOperation, TypeError, OverflowError) as exc:
-        detail = str(exc) if isinstance(exc, _Misfit) else ""
+        detail = str(exc) if isinstance(exc, (_Misfit, TypeError)) else ""
         example = _EXAMPLES.get(flink_type.root)
         hint = f"; write {example}" if example and not detail else ""
-        shown = raw if isinstance(raw, (str, int, float, bool)) else type(raw).__name__
-        raise _Misfit(f"{shown!r} is not a valid {flink_type}{': ' + detail if detail else ''}{hint}") from None
+        shown = (repr(raw) if isinstance(raw, (str, int, float, bool, Decimal))
+                 else "a list" if isinstance(raw, (list, tuple)) else "a mapping" if isinstance(raw, dict)
+                 else repr(str(raw)))
+        raise _Misfit(f"{shown} is not a valid {flink_type}{': ' + detail if detail else ''}{hint}") from None
 
 
 class _Misfit(ValueError):
@@ -275,6 +277,21 @@ def to_wire(value: Any, flink_type: FlinkType) -> Any:
         value_type = FlinkType("INT") if root == "MULTISET" else flink_type.fields[1][1]
         return [[to_wire(k, key_type), to_wire(v, value_type)] for k, v in value]
     return value
+
+
+def argument_text(raw: Any) -> str | None:
+    """A function argument as the stand-in function compares it (FixtureValues.argumentText):
+    its text, timestamps as 'YYYY-MM-DD HH:MM:SS[.f]' without trailing zeros."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, dt.datetime):
+        time = raw.time().isoformat()
+        return f"{raw.date().isoformat()} {time.rstrip('0') if '.' in time else time}"
+    if isinstance(raw, dt.date):
+        return raw.isoformat()
+    return str(raw)
 
 
 def show(value: Any) -> str:

@@ -48,6 +48,16 @@ BROKEN = """
   expect:
     dwd.dwd_orders: []
 
+- name: results for a function the task does not call
+  task: dwd/orders/enrich_orders
+  functions:
+    dim:mask_phon:
+      - {args: ["13812345678"], returns: "138****5678"}
+    dim:parse_ua:
+      - {args: [x], returns: [not, a, string]}
+  expect:
+    dwd.dwd_orders: []
+
 - name: a chain to nowhere
   task: dws/order_stats_1m
   given:
@@ -156,6 +166,15 @@ def test_bad_reference_unknown_key_and_duplicate(broken):
                 "FX500 unknown key 'descripton' in a test case (did you mean 'description'?)")
     line, col = at("name: typos", 2)
     assert any(re.fullmatch(rf"ws/projects/dws/tests/broken.yaml:{line}:{col}: FX507 test 'typos' is defined twice \(first at .*broken.yaml:1\)", x) for x in lines), lines
+
+
+@needs_flink
+def test_functions(broken):
+    lines = broken[2]
+    expect_line(lines, at("dim:mask_phon:"),
+                "FX510 task dwd/orders/enrich_orders does not call function 'dim:mask_phon' (did you mean 'dim:mask_phone'?)")
+    expect_line(lines, at("[not, a, string]"),
+                "FX505 function 'dim:parse_ua' returns STRING: a list is not a valid STRING: a string is expected")
 
 
 def test_without_java_the_message_is_the_one_validate_gives(tmp_path):

@@ -144,6 +144,28 @@ final class FixtureValues {
         return map;
     }
 
+    /**
+     * A function argument as a test writes it: timestamps as 'YYYY-MM-DD HH:MM:SS[.f]', decimals
+     * as plain numbers, NULL as null.
+     */
+    static String argumentText(Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof LocalDateTime) {
+            LocalDateTime time = (LocalDateTime) value;
+            return time.toLocalDate() + " "
+                    + java.time.format.DateTimeFormatter.ISO_LOCAL_TIME.format(time.toLocalTime());
+        }
+        if (value instanceof BigDecimal) {
+            return ((BigDecimal) value).toPlainString();
+        }
+        if (value instanceof byte[]) {
+            return new String((byte[]) value, StandardCharsets.UTF_8);
+        }
+        return String.valueOf(value);
+    }
+
     /** One collected row: its kind and its values by column name. */
     static String fromRow(Row row, List<String> names) {
         ObjectNode out = NODES.objectNode();
