@@ -135,7 +135,7 @@ def _apply(session: Session, plan, rest: FlinkRest, flink, savepoint_dir: str | 
             lines.append(Diagnostic(source, 1, 1, "FX602", f"{action.action} of {action.task_key} refused: {why}",
                                     "rerun with --allow-fresh-start to start it without its state"))
         raise WorkspaceErrors(lines)
-    outcomes = Applier(plan, rest, flink, savepoint_dir, secrets, progress).run()
+    outcomes = Applier(plan, rest, flink, savepoint_dir, secrets, progress, allow_fresh_start).run()
     failed = [o for o in outcomes if not o.ok]
     elapsed = time.perf_counter() - started
     if as_json:

@@ -89,9 +89,10 @@ def scrub(text: str, values: dict[str, str]) -> str:
 
 class Applier:
     def __init__(self, plan: Plan, rest: FlinkRest, flink: DeployFlink | None, savepoint_dir: str | None,
-                 secrets: dict[str, str], echo: Callable[[str], None]) -> None:
+                 secrets: dict[str, str], echo: Callable[[str], None], allow_fresh_start: bool = False) -> None:
         self.plan, self.rest, self.flink = plan, rest, flink
         self.savepoint_dir, self.secrets, self.echo = savepoint_dir, secrets, echo
+        self.allow_fresh_start = allow_fresh_start
 
     def run(self) -> list[Outcome]:
         outcomes = []
@@ -140,6 +141,12 @@ class Applier:
         if not keep_state:
             prefix += "fresh start (--allow-fresh-start); "
         outcome.message = prefix + outcome.message
+        if not outcome.ok and keep_state and self.allow_fresh_start:
+            # Flink refused the savepoint although the SQL state matched: start empty, as allowed
+            fresh = self._start(action, restore=None)
+            fresh.savepoint = location
+            fresh.message = f"{outcome.message}; fresh start (--allow-fresh-start): {fresh.message}"
+            return fresh
         if not outcome.ok and location:
             outcome.message += "; " + self._roll_back(action, location)
         return outcome
