@@ -9,6 +9,7 @@ from flinkx_build.load.yaml_io import item_loc
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.lsp.analysis import TaskAnalysis
+from flinkx_build.lsp.locate import ColumnTarget
 from flinkx_build.lsp.locate import FunctionTarget
 from flinkx_build.lsp.locate import TableTarget
 from flinkx_build.lsp.locate import Target
@@ -26,6 +27,9 @@ def definition(analysis: TaskAnalysis, target: Target) -> Loc | None:
         return _absolute(use.function.loc) if use else None
     if isinstance(target, VariableTarget):
         return _variable(analysis, target.name)
+    if isinstance(target, ColumnTarget):
+        origin = target.column.origin
+        return Loc(os.path.abspath(origin.path), origin.line, origin.col) if origin else None
     return None
 
 

@@ -9,6 +9,7 @@ from flinkx_build.credentials import mask_value
 from flinkx_build.load.workspace import display_path
 from flinkx_build.lsp.analysis import TaskAnalysis
 from flinkx_build.lsp.goto import definition
+from flinkx_build.lsp.locate import ColumnTarget
 from flinkx_build.lsp.locate import FunctionTarget
 from flinkx_build.lsp.locate import TableTarget
 from flinkx_build.lsp.locate import Target
@@ -22,6 +23,8 @@ def hover_markdown(analysis: TaskAnalysis, target: Target) -> str | None:
         return _function(analysis, target)
     if isinstance(target, VariableTarget):
         return _variable(analysis, target)
+    if isinstance(target, ColumnTarget):
+        return _column(target)
     return None
 
 
@@ -68,3 +71,11 @@ def _variable(analysis: TaskAnalysis, target: VariableTarget) -> str | None:
     if target.name in analysis.session.workspace.config.secrets:
         return f"`${{{target.name}}}`: a secret, filled in at deploy time{source}"
     return f"`${{{target.name}}}` = `{mask_value(target.name, analysis.context[target.name])}`{source}"
+
+
+def _column(target: ColumnTarget) -> str:
+    column = target.column
+    what = f"AS {column.expression}" if column.expression else column.type + (" METADATA" if column.metadata_key is not None else "")
+    origin = f" <- {column.origin.format()}" if column.origin else ""
+    comment = f"\n\n{column.comment}" if column.comment else ""
+    return f"`{column.name}` `{what}` of **{target.table.table.key}**{origin}{comment}"

@@ -9,6 +9,7 @@ Positions are flinkx's: 1-based line and column, counted in characters.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from flinkx_build.frontend.statements import ParsedStatement
@@ -19,6 +20,7 @@ from flinkx_build.frontend.template import find_variables
 from flinkx_build.lsp.analysis import TaskAnalysis
 from flinkx_build.resolve.model import BoundFunction
 from flinkx_build.resolve.model import BoundTable
+from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import TableDef
 
@@ -58,7 +60,17 @@ class VariableTarget:
     extent: Extent
 
 
-Target = TableTarget | FunctionTarget | VariableTarget
+@dataclass
+class ColumnTarget:
+    table: TableDef
+    column: ColumnDef
+    extent: Extent
+
+
+Target = TableTarget | FunctionTarget | VariableTarget | ColumnTarget
+
+# a column reference as written: `o.order_id`, o.`partition` (its extent; the parts come from the parse)
+_COLUMN_CHAIN = re.compile(r"(?:`(?:[^`]|``)*`|[A-Za-z0-9_]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[A-Za-z0-9_]+))*")
 
 
 def offset_of(text: str, line: int, col: int) -> int:
@@ -124,7 +136,25 @@ def target_at(analysis: TaskAnalysis, line: int, col: int) -> Target | None:
         extent = source_extent(text, ref.pos, stmt.rendered[ref.span.start:ref.span.end], context)
         if extent.holds(line, col):
             return TableTarget(rs, ref, bound, extent)
+    for column in stmt.columns:
+        start = offset_of(text, column.pos.line, column.pos.col)
+        written = _COLUMN_CHAIN.match(text, start)
+        extent = Extent(column.pos.line, column.pos.col, column.pos.col + (written.end() - start if written else 0))
+        if extent.holds(line, col):
+            found = column_definition(rs, column.parts)
+            return ColumnTarget(found[0], found[1], extent) if found else None
     return None
+
+
+def column_definition(rs: ResolvedStatement, parts: list[str]) -> tuple[TableDef, ColumnDef] | None:
+    """The meta table column `[qualifier.]name` denotes in a statement: through the qualifier,
+    or the one table the statement reads that has the column."""
+    if len(parts) >= 2:
+        tables = [d for d in [definition_for_qualifier(rs, parts[-2])] if d is not None]
+    else:
+        tables = [d for ref, d in table_definitions(rs) if ref.role != "write"]
+    found = [(d, c) for d in tables for c in d.columns if c.name.lower() == parts[-1].lower()]
+    return found[0] if len(found) == 1 else None
 
 
 def table_definitions(rs: ResolvedStatement) -> list[tuple[TableRef, TableDef]]:

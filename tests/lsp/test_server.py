@@ -144,6 +144,9 @@ async def test_definition_of_a_meta_table_a_function_and_a_variable(client: Lang
     assert through_variable.uri == from_fs_path(str(workspace / "projects/dim/tables/dim_user.yaml"))
     function = await goto("dim:parse_ua(o.user_agent)", shift=5)
     assert function.uri == from_fs_path(str(workspace / "projects/dim/functions/parse_ua.yaml"))
+    column = await goto("  u.user_name,", shift=4)
+    dim_user = workspace / "projects/dim/tables/dim_user.yaml"
+    assert column.uri == from_fs_path(str(dim_user)) and column.range.start.line == line_of(dim_user, "- {name: user_name")
     variable = await goto("${dim_project}.dim_user FOR", shift=3)
     assert variable.uri == from_fs_path(str(workspace / "flinkx.yaml"))
     assert variable.range.start.line == line_of(workspace / "flinkx.yaml", "dim_project:")
@@ -172,7 +175,7 @@ async def test_hover_on_a_table_shows_what_explain_shows(client: LanguageClient,
     assert "line_amount" in hover and f"{TASK}:21" in hover
 
 
-async def test_hover_on_a_variable_and_a_function(client: LanguageClient, workspace: Path):
+async def test_hover_on_a_variable_a_column_and_a_function(client: LanguageClient, workspace: Path):
     buf = Buffer(client, workspace / TASK)
 
     async def hover(needle: str, shift: int) -> str:
@@ -183,6 +186,9 @@ async def test_hover_on_a_variable_and_a_function(client: LanguageClient, worksp
     variable = await hover("${dim_project}.dim_user FOR", 3)
     assert "`${dim_project}` = `dim`" in variable
     assert f"flinkx.yaml:{line_of(workspace / 'flinkx.yaml', 'dim_project:') + 1}" in variable
+    computed = await hover("  o.line_amount,", 5)  # a column the task's SET adds
+    assert "`line_amount` `AS CAST(quantity * unit_price AS DECIMAL(12, 2))` of **ods.kafka_orders**" in computed
+    assert f"<- set {workspace / TASK}:21" in computed  # the workspace is outside the cwd: absolute paths
     function = await hover("dim:parse_ua(o.user_agent)", 5)
     assert "**dim:parse_ua**" in function and "functions/parse_ua.yaml:1" in function
     buf.close()
