@@ -42,6 +42,16 @@ def running(cluster) -> dict[str, str]:
     return {task: jobs[0]["jid"] for task, jobs in jobs_by_task(cluster).items() if jobs[0]["state"] == "RUNNING"}
 
 
+@pytest.fixture(scope="module", autouse=True)
+def cancel_jobs_at_the_end(flink_cluster):
+    """The cluster lives for the session; its generators need not run through the other tests."""
+    yield
+    for job in rest(flink_cluster, "/jobs/overview")["jobs"]:
+        if job["state"] == "RUNNING":
+            request = urllib.request.Request(f"{flink_cluster.url}/jobs/{job['jid']}?mode=cancel", method="PATCH")
+            urllib.request.urlopen(request, timeout=5).close()
+
+
 @pytest.fixture
 def deploy(cli, flink_cluster, deploy_workspace, monkeypatch, tmp_path_factory):
     archive = tmp_path_factory.getbasetemp() / SECRET

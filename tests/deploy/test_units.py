@@ -1,0 +1,108 @@
+"""The pure parts of deploy: job identity, SET parsing, secrets, the plan's decisions."""
+from __future__ import annotations
+
+import pytest
+
+from flinkx_build.deploy.apply import MissingSecret
+from flinkx_build.deploy.apply import fill
+from flinkx_build.deploy.apply import scrub
+from flinkx_build.deploy.apply import secret_values
+from flinkx_build.deploy.compat import COMPATIBLE
+from flinkx_build.deploy.compat import INCOMPATIBLE
+from flinkx_build.deploy.compat import Verdict
+from flinkx_build.deploy.flink import set_pair
+from flinkx_build.deploy.identity import Statement
+from flinkx_build.deploy.identity import decode_statements
+from flinkx_build.deploy.identity import encode_statements
+from flinkx_build.deploy.identity import fingerprint
+from flinkx_build.deploy.identity import job_name
+from flinkx_build.deploy.identity import task_of
+from flinkx_build.deploy.plan import make_plan
+from flinkx_build.deploy.state import DeployedJob
+from flinkx_build.deploy.state import DesiredJob
+
+STATEMENTS = [Statement("create_table", "CREATE TEMPORARY TABLE t (a INT) WITH ('password' = '${db_pw}')"),
+              Statement("insert", "INSERT INTO s SELECT a FROM t")]
+
+
+def test_job_names_round_trip_and_ignore_other_workspaces():
+    name = job_name("shop", "dws/order_stats")
+    assert name == "flinkx:shop/dws/order_stats"
+    assert task_of(name, "shop") == "dws/order_stats"
+    assert task_of(name, "shop2") is None and task_of("insert-into_default_catalog.x", "shop") is None
+
+
+def test_statements_survive_the_job_parameter_encoding():
+    payload = encode_statements(STATEMENTS)
+    assert "," not in payload and ":" not in payload  # safe in any parameter syntax
+    assert decode_statements(payload) == STATEMENTS
+    assert decode_statements("not base64!") is None
+
+
+def test_the_fingerprint_follows_the_statements_not_the_secret_values():
+    other = [STATEMENTS[0], Statement("insert", "INSERT INTO s SELECT a + 1 FROM t")]
+    assert fingerprint(STATEMENTS) == fingerprint(list(STATEMENTS)) != fingerprint(other)
+
+
+@pytest.mark.parametrize("text, pair", [
+    ("SET 'table.exec.mini-batch.enabled' = 'true'", ("table.exec.mini-batch.enabled", "true")),
+    ("SET 'pipeline.name' = 'it''s'", ("pipeline.name", "it's")),
+    ("SET parallelism.default = 2", ("parallelism.default", "2")),
+    ("SET", None),
+])
+def test_set_statements_become_configuration(text, pair):
+    assert set_pair(text) == pair
+
+
+def _desired(statements=tuple(STATEMENTS), key="p/t") -> DesiredJob:
+    return DesiredJob(key, "p", job_name("ws", key), "projects/p/tasks/t.sql", tuple(statements), fingerprint(list(statements)),
+                      (("projects/p/tables/t.yaml", 4, 3), ("projects/p/tasks/t.sql", 1, 1)))
+
+
+def test_secrets_are_filled_quoted_and_scrubbed():
+    plan = make_plan("ws", "http://x", [_desired()], {}, [], None)
+    with pytest.raises(MissingSecret) as missing:
+        secret_values(plan, ["db_pw"], env={})
+    assert (missing.value.name, missing.value.where) == ("db_pw", "projects/p/tables/t.yaml:4:3")
+    values = secret_values(plan, ["db_pw"], env={"DB_PW": "o'neil"})
+    assert values == {"db_pw": "o'neil"}
+    assert fill(plan.actions[0].desired.statements, values)[0].text.endswith("('password' = 'o''neil')")
+    assert scrub("Flink: bad option password=o''neil or o'neil", values) == "Flink: bad option password=*** or ***"
+
+
+def _job(key: str, state: str, fp: str | None, start: int, job_id: str = "j") -> DeployedJob:
+    return DeployedJob(job_id, job_name("ws", key), key, state, start, fp, tuple(STATEMENTS))
+
+
+def test_the_plan_decides_per_task():
+    same, changed, new = _desired(key="p/same"), _desired(key="p/changed", statements=STATEMENTS[:1] + [
+        Statement("insert", "INSERT INTO s SELECT 2 FROM t")]), _desired(key="p/new")
+    deployed = {
+        "p/same": [_job("p/same", "RUNNING", same.fingerprint, 2)],
+        "p/changed": [_job("p/changed", "RUNNING", "old", 2)],
+        "p/gone": [_job("p/gone", "RUNNING", "x", 2)],
+        "p/broken": [_job("p/broken", "FAILED", "x", 3), _job("p/broken", "FINISHED", "x", 1)],
+        "q/other": [_job("q/other", "RUNNING", "x", 2)],
+    }
+    broken = _desired(key="p/broken")
+    verdicts = []
+
+    def compile_plan(statements):
+        verdicts.append(statements)
+        return {"flinkVersion": "1.20", "nodes": [], "edges": []}
+
+    plan = make_plan("ws", "http://x", [same, changed, new, broken], deployed, ["p"], compile_plan)
+    assert [(a.action, a.task_key) for a in plan.actions] == [
+        ("remove", "p/gone"), ("failed", "p/broken"), ("upgrade", "p/changed"), ("create", "p/new"), ("unchanged", "p/same")]
+    upgrade = plan.of("upgrade")[0]
+    assert upgrade.verdict == Verdict(COMPATIBLE) and not upgrade.needs_fresh_start
+    assert plan.of("failed")[0].needs_fresh_start
+    assert len(verdicts) == 2  # the deployed and the new statements of the one upgrade
+
+
+def test_an_incompatible_verdict_needs_a_fresh_start():
+    plan = make_plan("ws", "http://x", [_desired()], {"p/t": [_job("p/t", "RUNNING", "old", 1)]}, [], None)
+    (action,) = plan.actions
+    assert action.verdict.level != COMPATIBLE and action.needs_fresh_start
+    action.verdict = Verdict(INCOMPATIBLE)
+    assert action.needs_fresh_start
