@@ -5,7 +5,9 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
-ENGINES = ("flink", "vvr", "blink", "mrs")
+from flinkx_build.engines import ENGINES as ENGINE_TABLE
+
+ENGINES = tuple(ENGINE_TABLE)  # the names; what each accepts is in flinkx_build/engines.py
 MODES = ("stream", "batch")
 TABLE_KINDS = ("stream", "offline")
 FUNCTION_LANGUAGES = ("java", "python", "scala")

@@ -5,6 +5,8 @@ with the same code and position by every command.
 """
 from __future__ import annotations
 
+import sys
+
 from flinkx_build.checks import columns
 from flinkx_build.checks import insert_schema
 from flinkx_build.errors import Diagnostic
@@ -15,8 +17,30 @@ from flinkx_build.semantic.model import TaskModel
 CHECKS = (columns.check, insert_schema.check)
 
 
+def check_codes() -> frozenset[str]:
+    """The codes the checks report (each check module lists its own in CODES)."""
+    modules = {sys.modules[check.__module__] for check in CHECKS}
+    return frozenset(code for module in modules for code in getattr(module, "CODES", ()))
+
+
 def run_checks(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+    """Every check's findings, except in statements the resolver already found broken:
+    a bad hint or an unknown table would only cascade into column findings there."""
+    broken = _broken_lines(resolved)
     out: list[Diagnostic] = []
     for check in CHECKS:
-        out.extend(check(ws, resolved, model))
+        out.extend(d for d in check(ws, resolved, model) if d.path != resolved.task.display_path or d.line not in broken)
+    return out
+
+
+def _broken_lines(resolved: ResolvedTask) -> set[int]:
+    path = resolved.task.display_path
+    error_lines = {d.line for d in resolved.diagnostics if d.is_error and d.path == path}
+    starts = [rs.parsed.pos.line for rs in resolved.statements]
+    out: set[int] = set()
+    for i, start in enumerate(starts):
+        end = starts[i + 1] - 1 if i + 1 < len(starts) else max(error_lines | {start})
+        lines = set(range(start, end + 1))
+        if lines & error_lines:
+            out |= lines
     return out

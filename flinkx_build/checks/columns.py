@@ -21,6 +21,9 @@ NILADIC = frozenset({
 })
 
 
+CODES = ("FX401", "FX402", "FX403")
+
+
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
     path = resolved.task.display_path
     out = []

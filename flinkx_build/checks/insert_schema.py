@@ -17,6 +17,9 @@ from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.types import implicit_cast
 
 
+CODES = ("FX410", "FX411")
+
+
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
     path = resolved.task.display_path
     out = []

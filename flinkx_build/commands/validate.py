@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from flinkx_build.checks import check_codes
 from flinkx_build.commands.build import compile_workspace
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import echo_diagnostics
@@ -16,6 +17,7 @@ from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.compile.script import CompiledScript
+from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
@@ -23,7 +25,6 @@ from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
 from flinkx_build.validate.jvm import JAVA_MISSING
 
-VALIDATED_ENGINES = ("flink", "vvr")
 INSTALL_HINT = 'install the Flink extra: pip install "flinkx-build[flink]" (needs Java 17)'
 
 
@@ -60,11 +61,13 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
         raise UsageError(f"flinkx validate needs Apache Flink: {reason}; {INSTALL_HINT}")
     session = open_session(workspace, mode)
     ws = session.workspace
-    if ws.config.engine not in VALIDATED_ENGINES:
+    if not engine_named(ws.config.engine).apache_flink:
         raise UsageError(f"flinkx validate checks Apache Flink SQL; engine '{ws.config.engine}' is not validated (use engine flink or vvr)")
     selected = check_projects(session, projects)
     outputs, resolved, diags, _ = compile_workspace(session, selected)
-    if any(d.is_error for d in diags):
+    # what the semantic checks find, Flink judges too: only errors that stop compiling stop here
+    semantic = check_codes()
+    if any(d.is_error and d.code not in semantic for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
     cache_dir = ws.root / ws.config.cache_dir
@@ -72,7 +75,8 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
         for rt in resolved:
             script = session.compiled(rt.task)
             echo_progress(f"validating {rt.task.key}")
-            to_check = ScriptToValidate(script.key, outputs[rt.task.key][0], tuple(script.statements), tuple(script.udfs), session.mode)
+            compiled_path = outputs[rt.task.key][0] if rt.task.key in outputs else f"{rt.task.project}/{rt.task.name}.sql"
+            to_check = ScriptToValidate(script.key, compiled_path, tuple(script.statements), tuple(script.udfs), session.mode)
             for finding in flink.validate(to_check):
                 findings.append(map_finding(script, finding, to_check.compiled_path))
     echo_diagnostics(findings)

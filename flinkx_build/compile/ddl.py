@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from flinkx_build.engines import engine as engine_named
 from flinkx_build.model import Function
 from flinkx_build.resolve.builtins import quote_identifier as q
 from flinkx_build.resolve.builtins import reserved_words
@@ -26,20 +27,20 @@ def table_ddl(defn: TableDef, name: str, engine: str) -> str:
             continue
         text = f"{q(col.name)} {col.type}"
         if col.metadata_key is not None:
-            if engine == "blink":
+            if engine_named(engine).blink_ddl:
                 text += " HEADER"
             elif col.metadata_key == col.name:
                 text += " METADATA VIRTUAL"
             else:
                 text += f" METADATA FROM {_literal(col.metadata_key)} VIRTUAL"
-        if col.comment and engine != "blink":
+        if col.comment and not engine_named(engine).blink_ddl:
             text += f" COMMENT {_literal(col.comment)}"
         lines.append(text)
     if defn.watermark:
         lines.append(f"WATERMARK FOR {q(defn.watermark[0])} AS {defn.watermark[1]}")
     if defn.primary_key:
         keys = ", ".join(q(c) for c in defn.primary_key)
-        lines.append(f"PRIMARY KEY ({keys})" + ("" if engine == "blink" else " NOT ENFORCED"))
+        lines.append(f"PRIMARY KEY ({keys})" + ("" if engine_named(engine).blink_ddl else " NOT ENFORCED"))
     if defn.index:
         lines.append(f"INDEX ({', '.join(q(c) for c in defn.index)})")
     if defn.unique_index:
@@ -47,7 +48,7 @@ def table_ddl(defn: TableDef, name: str, engine: str) -> str:
     body = ",\n".join(f"  {line}" for line in lines)
     # the connector first, as people write it, even when a mirror block supplies it
     ordered = sorted(defn.options.items(), key=lambda kv: kv[0] not in ("connector", "type"))
-    if engine == "blink":
+    if engine_named(engine).blink_ddl:
         options = ",\n".join(f"  {_blink_key(key)} = {_literal(value)}" for key, value in ordered)
         return f"CREATE TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
     options = ",\n".join(f"  {_literal(key)} = {_literal(value)}" for key, value in ordered)
@@ -102,6 +103,6 @@ def _row_fields(type_text: str) -> list[tuple[str, str]]:
 
 def function_ddl(function: Function, name: str, engine: str) -> str:
     language = f" LANGUAGE {function.language.upper()}"
-    if engine == "blink":
+    if engine_named(engine).blink_ddl:
         return f"CREATE FUNCTION {q(name)} AS {_literal(function.class_name)}"
     return f"CREATE TEMPORARY FUNCTION {q(name)} AS {_literal(function.class_name)}{language}"

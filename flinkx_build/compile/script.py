@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flinkx_build.engines import engine as engine_named
 from flinkx_build.compile.ddl import function_ddl
 from flinkx_build.compile.ddl import table_ddl
 from flinkx_build.resolve.builtins import quote_identifier as q
@@ -75,7 +76,7 @@ def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: 
 
 def _target(engine: str, flink_version: str) -> str:
     """flink_version describes Apache Flink (and the Flink under VVR), not Blink or MRS."""
-    return {"flink": f"Apache Flink {flink_version}", "vvr": f"Ververica (Flink {flink_version})", "blink": "Alibaba Blink", "mrs": "Huawei MRS Flink"}[engine]
+    return engine_named(engine).format_target(flink_version)
 
 
 def rewrite_statement(rs: ResolvedStatement, resolved: ResolvedTask) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from decimal import Decimal
 
+from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import Hint
 from flinkx_build.frontend.statements import TableRef
@@ -76,7 +77,7 @@ def parse_watermark(text: str) -> tuple[str, str, int] | None:
 
 def flink_watermark_expression(expression: str, engine: str) -> str:
     """`withOffset(ts, 1500)` -> `ts - INTERVAL '1.5' SECOND` outside blink."""
-    if engine == "blink":
+    if engine_named(engine).keeps_with_offset:
         return expression
 
     def replace(m: re.Match) -> str:

@@ -1,6 +1,7 @@
 """Dataphin `SET [proj.]tbl.<what> = value` statements -> `TableSettings`."""
 from __future__ import annotations
 
+from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.statements import ParsedStatement
@@ -124,7 +125,7 @@ def _apply(ws: Workspace, table, target: TableSettings, stmt: ParsedStatement, o
         if unknown:
             error("FX151", f"'{unknown[0]}' is not a column of {table.project}.{table.name}", option.value_pos)
             return
-        if head in ("index", "uniqueindex") and ws.config.engine != "blink":
+        if head in ("index", "uniqueindex") and not engine_named(ws.config.engine).index_keys:
             error("FX170", f"SET ...{rest[0]} needs the blink engine; engine '{ws.config.engine}' (like open-source and Ververica Flink) has no INDEX / UNIQUE INDEX")
             return
         target.keys[KEY_KINDS[head]] = (cols, origin)
@@ -137,7 +138,7 @@ def _apply(ws: Workspace, table, target: TableSettings, stmt: ParsedStatement, o
             error("FX150", "SET ...isHeader takes true")
             return
         connector = table.options.get("connector", table.type).lower()
-        if ws.config.engine != "blink" and column.name not in METADATA_KEYS.get(connector, set()):
+        if not engine_named(ws.config.engine).any_header and column.name not in METADATA_KEYS.get(connector, set()):
             keys = ", ".join(sorted(METADATA_KEYS.get(connector, set()))) or "none"
             error("FX151", f"'{column.name}' is not a metadata key of the {connector} connector (keys: {keys})")
             return

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from flinkx_build.errors import Diagnostic
+from flinkx_build.engines import ENGINE_ONLY_OPTIONS
+from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
@@ -26,7 +28,6 @@ from flinkx_build.resolve.names import find_table
 from flinkx_build.resolve.sets import collect_settings
 from flinkx_build.resolve.sets import is_flink_config
 
-INDEX_ENGINES = {"blink"}  # seed 000: neither VVR nor open-source Flink has INDEX / UNIQUE INDEX
 MRS_HINTS = {"distributeby", "late_data_sink"}
 
 
@@ -97,7 +98,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     for stmt in parsed:
         for hint in stmt.select_hints:
             for item in hint.items:
-                if item.lower in MRS_HINTS and ws.config.engine != "mrs":
+                if item.lower in MRS_HINTS and not engine_named(ws.config.engine).mrs_hints:
                     diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX170", f"the {item.name} hint needs the mrs engine; engine '{ws.config.engine}' does not support it"))
     return resolved
 
@@ -226,13 +227,9 @@ def _columns_used(stmt: ParsedStatement, ref: TableRef, table: MetaTable) -> set
     return used
 
 
-MRS_OPTIONS = {"source.parallelism"}  # seed 003, MRS 3.3.0 and later
-
-
 def _check_engine_options(engine: str, table: MetaTable, definition, diags: list[Diagnostic]) -> None:
-    if engine == "mrs":
-        return
-    for key in MRS_OPTIONS & set(definition.options):
+    """Options only another engine has (seed 003: source.parallelism on MRS 3.3.0 and later)."""
+    for key in (ENGINE_ONLY_OPTIONS - engine_named(engine).engine_options) & set(definition.options):
         origin = definition.origins.get(f"option:{key}")
         path, line, col = (origin.path, origin.line, origin.col) if origin else (table.loc.path, table.loc.line, table.loc.col)
         diags.append(Diagnostic(path, line, col, "FX170", f"'{key}' of {table.project}.{table.name} needs the mrs engine; engine '{engine}' does not support it"))
@@ -274,16 +271,16 @@ def _check_hints(ws: Workspace, table: MetaTable, ref: TableRef, path: str, diag
                 for key, _ in item.options:
                     if key in locked_options(table):
                         diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX160", f"option '{key}' of {table.project}.{table.name} cannot be overridden in a task", "it is fixed by the meta table"))
-            elif name in ("index", "uniqueindex") and engine not in INDEX_ENGINES:
+            elif name in ("index", "uniqueindex") and not engine_named(engine).index_keys:
                 diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX170", f"{item.name} hints need the blink engine; engine '{engine}' (like open-source and Ververica Flink) has no INDEX / UNIQUE INDEX"))
             elif name == "dataphincolumns" and "hbase" not in table.type.lower():
                 diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX152", f"dataphincolumns applies only to HBase sink tables; {table.project}.{table.name} is {table.type}"))
             elif name == "dataphincolumns" and ref.role != "write":
                 diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX152", "dataphincolumns applies only to the table an INSERT writes"))
     for key in ref.legacy_options:
-        if key.lower() in ("index", "uniqueindex") and engine not in INDEX_ENGINES:
+        if key.lower() in ("index", "uniqueindex") and not engine_named(engine).index_keys:
             diags.append(Diagnostic(path, ref.pos.line, ref.pos.col, "FX170", f"{key} needs the blink engine; engine '{engine}' has no INDEX / UNIQUE INDEX"))
-    if engine != "blink":
+    if not engine_named(engine).any_header:
         connector = table.options.get("connector", table.type).lower()
         for col in table.columns:
             if col.header and col.name not in METADATA_KEYS.get(connector, set()):
