@@ -68,21 +68,23 @@ def make_server() -> LanguageServer:
     def is_ours(uri: str) -> bool:
         return uri.startswith("file:") and uri.endswith((".sql", ".yaml", ".yml"))
 
-    def work(uri: str, text: str) -> tuple[list[Diagnostic], TaskAnalysis | None]:
+    def work(uri: str, text: str) -> tuple[list[Diagnostic], TaskAnalysis | None, str]:
+        """On the worker thread: (diagnostics, task analysis, error message)."""
         path = Path(to_fs_path(uri) or uri)
         try:
             if path.suffix == ".sql":
                 analysis = state.models.analyse_task(path, text)
-                return (analysis.diagnostics if analysis else []), analysis
-            return state.models.yaml_diagnostics(path, text), None
+                return (analysis.diagnostics if analysis else []), analysis, ""
+            return state.models.yaml_diagnostics(path, text), None, ""
         except Exception as exc:  # a bug must cost one buffer its diagnostics, not the editor its server
             _log.exception("analysing %s failed", path)
-            server.window_log_message(types.LogMessageParams(types.MessageType.Error, f"flinkx: analysing {path} failed: {type(exc).__name__}: {exc}"))
-            return [], None
+            return [], None, f"flinkx: analysing {path} failed: {type(exc).__name__}: {exc}"
 
     async def run(uri: str, version: int | None, text: str) -> Analysed:
         loop = asyncio.get_running_loop()
-        diags, task = await loop.run_in_executor(state.worker, work, uri, text)
+        diags, task, error = await loop.run_in_executor(state.worker, work, uri, text)
+        if error:  # sent from the event loop: the protocol is not written from the worker thread
+            server.window_log_message(types.LogMessageParams(types.MessageType.Error, error))
         done = Analysed(version, diags, task)
         if uri in server.workspace.text_documents and server.workspace.get_text_document(uri).version == version:
             state.analysed[uri] = done
