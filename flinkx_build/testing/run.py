@@ -106,7 +106,8 @@ class TestRunner:
                 raw = json.loads(str(self._jvm.flinkx.standin.Collected.take(prefix + name)))
                 result.written.setdefault(info.key, []).extend(_read_back(raw, info))
         except Exception as exc:  # noqa: BLE001 - a case error is a failed case, never a traceback
-            result.error = summarize(java_messages(exc))[0] or f"{type(exc).__name__}: {exc}"
+            result.error = (_job_failure(exc) or summarize(java_messages(exc))[0]
+                            or f"{type(exc).__name__}: {exc}")
             if self._gateway is not None and not self._gateway.alive():
                 self.close()
                 raise FlinkUnavailable(f"the Flink JVM died: {result.error}") from None
@@ -196,6 +197,22 @@ class TestRunner:
                 result.getJobClient().get().cancel()
                 raise TimeoutError(f"the job did not finish within {self.timeout:.0f} s") from None
             raise
+
+
+def _job_failure(exc: BaseException) -> str | None:
+    """For a job that failed while running: its root cause (the outer messages only say that
+    the job failed), e.g. "NumberFormatException: For input string: 'o1'"."""
+    java = getattr(exc, "java_exception", None)
+    chain = []
+    while java is not None and len(chain) < 50:
+        chain.append(java)
+        cause = java.getCause()
+        java = None if cause is None or cause.equals(java) else cause
+    if not any("Job execution failed" in str(j.getMessage()) for j in chain):
+        return None
+    root = chain[-1]
+    message = str(root.getMessage() or "").strip().splitlines()
+    return f"the job failed: {root.getClass().getSimpleName()}: {message[0] if message else ''}"
 
 
 def _wire_rows(changes: list[Change], info: TableInfo) -> str:

@@ -72,6 +72,14 @@ CASES = f"""
         - {{window_start: "2026-01-01 10:00:00", order_cnt: 2, gmv: "109.00"}}
         - {{window_start: "2026-01-01 10:02:00", order_cnt: 1, gmv: "4.00"}}
 
+- name: a job that fails at run time
+  task: dws/bad_cast
+  given:
+    dwd.dwd_orders:
+      - {{order_id: o1, channel: app, quantity: 1, line_amount: "1.00", order_time: "2026-01-01 10:00:00"}}
+  expect:
+    dws.dws_order_stats_1m: []
+
 - name: wrong changelog kind
   task: dim/sync_dim_user
   given:
@@ -86,6 +94,16 @@ CASES = f"""
         - [+I, {{user_id: 1, user_name: ann}}]
         - [-U, {{user_id: 1, user_name: ann}}]
         - [+U, {{user_id: 1, user_name: anna}}]
+"""
+
+
+BAD_TASK = """
+SET dwd.dwd_orders.`watermark` = 'WATERMARK FOR order_time AS order_time';
+INSERT INTO dws_order_stats_1m
+SELECT window_start, window_end, channel, COUNT(*), CAST(MAX(order_id) AS BIGINT),
+       CAST(SUM(quantity) AS BIGINT), CAST(SUM(line_amount) AS DECIMAL(16, 2))
+FROM TABLE(TUMBLE(TABLE dwd.dwd_orders, DESCRIPTOR(order_time), INTERVAL '1' MINUTE))
+GROUP BY window_start, window_end, channel;
 """
 
 
@@ -105,6 +123,8 @@ def outcome(tmp_path_factory, jar_cache):
     root = tmp_path_factory.mktemp("failing") / "ws"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build", "tests"))
     (root / ".flinkx-cache").symlink_to(jar_cache, target_is_directory=True)
+    # a task Flink plans but cannot run: CAST('o1' AS BIGINT) fails in the job
+    (root / "projects/dws/tasks/bad_cast.sql").write_text(BAD_TASK, encoding="utf-8")
     (root / "projects/dws/tests").mkdir()
     (root / "projects/dws/tests/failing.yaml").write_text(CASES.lstrip("\n"), encoding="utf-8")
     result = run_flinkx("test", "ws", cwd=root.parent)
@@ -122,7 +142,7 @@ def outcome(tmp_path_factory, jar_cache):
 def test_exit_code_and_summary(outcome):
     result, blocks = outcome
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "flinkx: 1 passed, 5 failed" in result.stdout
+    assert "flinkx: 1 passed, 6 failed" in result.stdout
     assert blocks["passes"] == ["PASS"]
 
 
@@ -169,3 +189,9 @@ def test_the_late_row_is_dropped_by_flink(outcome):
     block = blocks["late row expected to count"]
     assert "dws.dws_order_stats_1m (rows): 1 missing row, 1 unexpected row (expected 2, got 2)" in block
     assert "closest actual row differs in order_cnt: expected 2, got 1; gmv: expected \"109.00\", got \"10.00\"" in block
+
+
+def test_a_job_failure_is_a_failed_test_with_flinks_root_cause(outcome):
+    _, blocks = outcome
+    assert blocks["a job that fails at run time"] == [
+        "FAIL", "Flink could not run the test: the job failed: NumberFormatException: For input string: 'o1'. Invalid character found."]
