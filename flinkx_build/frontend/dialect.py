@@ -49,6 +49,8 @@ from sqlfluff.core.parser import RegexParser
 from sqlfluff.core.parser import Sequence
 from sqlfluff.core.parser import TypedParser
 
+from flinkx_build.frontend import dialect_flink120
+
 DIALECT_NAME = "dataphin"
 _MODULE_NAME = "sqlfluff.dialects.dialect_dataphin"
 
@@ -212,11 +214,14 @@ PLURAL_INTERVAL_UNITS = ("YEARS", "MONTHS", "DAYS", "HOURS", "MINUTES", "SECONDS
 
 
 def _interval_unit_grammar() -> Sequence:
-    """An interval unit, singular or plural, with an optional precision: ``SECOND(3)``."""
-    return Sequence(
+    """An interval qualifier: a unit, singular or plural, with optional precision
+    (``SECOND(3)``), optionally ``TO`` another (``DAY TO HOUR``)."""
+    unit = Sequence(
         OneOf(Ref("DatetimeUnitSegment"), Ref("DataphinPluralDatetimeUnitSegment")),
-        Bracketed(Ref("NumericLiteralSegment"), optional=True),
+        Bracketed(Delimited(Ref("NumericLiteralSegment")), optional=True),  # SECOND(2, 3)
     )
+    # INTERVAL '1 10' DAY TO HOUR, INTERVAL '1 10:20:30.123' DAY TO SECOND(3)
+    return Sequence(unit, Sequence("TO", unit, optional=True))
 
 
 def _create_table_without_columns_grammar() -> Sequence:
@@ -382,13 +387,20 @@ def _build() -> Dialect:
     flink_create = flink_module.CreateTableStatementSegment.match_grammar
     *create_head, flink_bodies = flink_create._elements  # ..., TableReferenceSegment, OneOf(...)
     assert isinstance(flink_bodies, OneOf), "sqlfluff's flink CREATE TABLE grammar changed shape"
+    column_branch, *other_bodies = flink_bodies._elements
+    assert isinstance(column_branch, Sequence), "sqlfluff's flink CREATE TABLE grammar changed shape"
 
     class CreateTableStatementSegment(flink_module.CreateTableStatementSegment):
         """Flink's ``CREATE TABLE``, plus the forms without a column list."""
 
         match_grammar = Sequence(
             *create_head,
-            flink_bodies.copy(insert=[_create_table_without_columns_grammar()]),
+            OneOf(
+                # (columns) ... WITH (...) [AS query]: CTAS with a column list and key
+                column_branch.copy(insert=[Sequence("AS", OptionallyBracketed(Ref("SelectableGrammar")), optional=True)]),
+                *other_bodies,
+                _create_table_without_columns_grammar(),
+            ),
         )
 
     # `LIKE t (EXCLUDING ALL INCLUDING GENERATED)`: space-separated options.
@@ -399,6 +411,7 @@ def _build() -> Dialect:
         CreateTableStatementSegment=CreateTableStatementSegment,
     )
     # --- end of Flink 1.20 syntax ---
+    dialect_flink120.extend(dataphin)  # the forms found in Flink's grammar and docs (issue 10)
     return dataphin
 
 

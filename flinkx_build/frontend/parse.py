@@ -20,6 +20,9 @@ from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend import dialect
 from flinkx_build.frontend.extract import DATAPHIN_WATERMARK_FUNCTIONS
+from flinkx_build.frontend.reserved_stop import first_error
+from flinkx_build.frontend.reserved_stop import reserved_stop_message
+from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.frontend.extract import columns_in
 from flinkx_build.frontend.extract import extract_statement
 from flinkx_build.frontend.extract import functions_in
@@ -46,7 +49,7 @@ def _frontend_version() -> str:
     folder = Path(__file__).parent
     digest = hashlib.sha256()
     for name in ("dialect.py", "extract.py", "hints.py", "splitter.py", "statements.py", "parse.py", "template.py",
-                 "positions.py", "query_ir.py", "query.py", "expressions.py"):
+                 "positions.py", "query_ir.py", "query.py", "expressions.py", "dialect_flink120.py", "reserved_stop.py"):
         digest.update((folder / name).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -161,6 +164,13 @@ def _quoted_watermark_facts(stmt: ParsedStatement) -> None:
 
 
 def _syntax_problem(tree: BaseSegment | None, violations: list, chunk: Chunk) -> SyntaxProblem | None:
+    if violations or first_error(tree) is not None:
+        # A reserved word that stops the parse is reported at the word, with its fix
+        # (rule FX01 reports and fixes the same words in lint and `flinkx fix`).
+        stops = reserved_stops(tree)
+        if stops:
+            line, col = stops[0].segment.pos_marker.source_position()
+            return SyntaxProblem(Pos(*chunk.position(line, col)), reserved_stop_message(stops[0].word))
     for violation in violations:
         line, col = getattr(violation, "line_no", 1) or 1, getattr(violation, "line_pos", 1) or 1
         desc = violation.desc() if hasattr(violation, "desc") else str(violation)

@@ -12,6 +12,13 @@ from dataclasses import dataclass
 
 _BEGIN_SET = re.compile(r"^\s*BEGIN\s+STATEMENT\s+SET\s*$", re.IGNORECASE)
 _END = re.compile(r"^\s*END\s*$", re.IGNORECASE)
+# Flink's other spelling of a statement set: `EXECUTE STATEMENT SET BEGIN INSERT ...; ...; END;`.
+# Its head becomes a begin_statement_set chunk and the first INSERT a chunk of its own, so
+# both spellings reach the resolver, the build and validate as the same statements.
+_EXECUTE_SET = re.compile(r"^\s*EXECUTE\s+STATEMENT\s+SET\s+BEGIN\b", re.IGNORECASE)
+# `EXECUTE INSERT INTO ...` / `EXECUTE SELECT ...` run the statement as written: the
+# statement chunk starts after EXECUTE (Flink gives both the same meaning).
+_EXECUTE_DML = re.compile(r"^\s*EXECUTE\s+(?=(?:INSERT|SELECT|WITH|VALUES)\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -130,6 +137,15 @@ def _add_chunk(chunks: list[Chunk], text: str, start: int, end: int) -> None:
     offset = start + lead
     line, col = line_col(text, offset)
     code = strip_comments(body)
+    execute_set = _EXECUTE_SET.match(code)
+    if execute_set:
+        chunks.append(Chunk(body[: execute_set.end()], offset, line, col, "begin_statement_set"))
+        _add_chunk(chunks, text, offset + execute_set.end(), offset + len(body))
+        return
+    execute = _EXECUTE_DML.match(code)
+    if execute:
+        _add_chunk(chunks, text, offset + execute.end(), offset + len(body))
+        return
     if _BEGIN_SET.match(code):
         kind = "begin_statement_set"
     elif _END.match(code):

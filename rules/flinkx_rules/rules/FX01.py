@@ -11,11 +11,16 @@ from sqlfluff.core.rules import LintResult
 from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
+from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.resolve.builtins import reserved_words
 
 # Option names Dataphin wants backticked after `SET [proj.]tbl.` (seed 000),
 # whatever Flink's list says about them.
 SET_TARGET_WORDS = frozenset({"WATERMARK", "PARTITION"})
+
+# Niladic functions Flink reads where a column could stand (`SELECT user FROM t` is
+# the current user's name): a column of that name needs backticks.
+BARE_FUNCTION_WORDS = frozenset({"USER", "SESSION_USER", "SYSTEM_USER"})
 
 # Parents under which a naked word is not a Flink identifier.
 _SKIP_PARENTS = ("function_name", "dataphin_function_project")
@@ -123,11 +128,19 @@ class Rule_FX01(BaseRule):
 
     groups = ("all", "flinkx")
     config_keywords = ["include_warnings", "flag_single_letters"]
-    crawl_behaviour = SegmentSeekerCrawler({"naked_identifier", "dataphin_set_part"})
+    crawl_behaviour = SegmentSeekerCrawler(
+        {"naked_identifier", "dataphin_set_part", "bare_function", "unparsable"}, works_on_unparsable=True
+    )
     is_fix_compatible = True
 
-    def _eval(self, context: RuleContext) -> Optional[LintResult]:
+    def _eval(self, context: RuleContext) -> Optional[LintResult] | list[LintResult]:
         segment = context.segment
+        if segment.is_type("unparsable"):
+            return _stopping_words(context)
+        if any(p.is_type("unparsable") for p in context.parent_stack):
+            return None  # inside a failed parse, only the stopping words are reported
+        if segment.is_type("bare_function"):
+            return _bare_function(segment)
         raw = segment.raw
         if not raw or not segment.pos_marker:
             return None
@@ -163,11 +176,40 @@ class Rule_FX01(BaseRule):
 
         if _misparsed(context.parent_stack, segment):
             return None
-        return LintResult(
-            anchor=segment,
-            fixes=[LintFix.replace(segment, [backticked(raw)])],
-            description=(
-                f"Reserved word {raw!r} used as {what} must be backtick-quoted "
-                f"(`{raw}`): {strength}."
-            ),
-        )
+        return _quote(segment, backticked(raw), what, f"{strength}.")
+
+
+def _quote(segment: BaseSegment, quoted: BaseSegment, what: str, reason: str) -> LintResult:
+    """The finding for one word, its fix replacing it by `quoted`."""
+    word = segment.raw
+    return LintResult(
+        anchor=segment,
+        fixes=[LintFix.replace(segment, [quoted])],
+        description=f"Reserved word {word!r} used as {what} must be backtick-quoted (`{word}`): {reason}",
+    )
+
+
+def _stopping_words(context: RuleContext) -> list[LintResult]:
+    """Reserved words that make the statement unparsable (`SELECT partition AS p FROM t`).
+
+    Looked for once per file, from its first unparsable section. The fix keeps
+    the word's segment class (only its text gains backticks), so sqlfluff
+    applies it although the tree around it did not parse.
+    """
+    root = context.parent_stack[0] if context.parent_stack else context.segment
+    if next(root.recursive_crawl("unparsable"), None) is not context.segment:
+        return []
+    reason = "Flink rejects it unquoted, and the statement does not parse."
+    return [
+        _quote(stop.segment, stop.segment.edit(raw="`" + stop.word + "`"), "identifier", reason)
+        for stop in reserved_stops(root)
+    ]
+
+
+def _bare_function(segment: BaseSegment) -> Optional[LintResult]:
+    """``user`` where a column could stand is Flink's USER function, not the column."""
+    word = segment.raw
+    if word.upper() not in BARE_FUNCTION_WORDS or not segment.pos_marker or not segment.pos_marker.is_literal():
+        return None
+    reason = f"bare, Flink reads it as the function {word.upper()} (the current user's name), not a column."
+    return _quote(segment, backticked(word), "identifier", reason)

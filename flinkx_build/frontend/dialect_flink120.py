@@ -1,0 +1,303 @@
+"""Flink 1.20 query and job-statement syntax that sqlfluff's `flink` grammar lacks.
+
+Found by going through Flink 1.20's parser (``parserImpls.ftl``, Calcite 1.32's
+``Parser.jj``) and the SQL pages of its documentation, each form checked with
+Flink's own parser (tests/frontend/test_flink_grammar.py keeps them in step).
+Before, every construct here gave an `unparsable` segment, i.e. a false FX120 on
+SQL that Flink runs. `dialect._build()` calls `extend()` once, after its own
+Dataphin and Flink additions.
+
+Shapes are kept as close to `flink`'s as possible so `extract` reads them the
+same way: a window TVF's ``TABLE t`` stays a `table_reference`, a named
+argument's value stays an `expression` inside the function's brackets.
+"""
+from __future__ import annotations
+
+from sqlfluff.core.dialects import Dialect
+from sqlfluff.core.parser import AnyNumberOf
+from sqlfluff.core.parser import BaseSegment
+from sqlfluff.core.parser import Bracketed
+from sqlfluff.core.parser import Delimited
+from sqlfluff.core.parser import LiteralKeywordSegment
+from sqlfluff.core.parser import OneOf
+from sqlfluff.core.parser import Ref
+from sqlfluff.core.parser import Sequence
+from sqlfluff.core.parser import StringParser
+
+# sqlfluff reserves these, Flink 1.20 takes them as plain identifiers anywhere
+# (column, alias, table name, `t.desc`): measured with Flink's parser.
+FLINK_UNRESERVED = ("DESC", "IF", "IGNORE", "RESPECT")
+
+# Niladic functions Calcite reads where a column could stand: `SELECT user FROM t`
+# is the current user's name, not a column `user` (rule FX01 says so).
+FLINK_BARE_FUNCTIONS = ("USER", "SESSION_USER", "SYSTEM_USER", "CURRENT_ROLE", "CURRENT_CATALOG", "CURRENT_SCHEMA")
+
+_KEYWORDS = (
+    "RETURNING", "EMPTY", "ERROR", "WRAPPER", "CONDITIONAL", "UNCONDITIONAL", "OBJECT", "SCALAR",
+    "JSON", "ORDINALITY", "WITHIN", "SUBSET", "PER", "ENFORCED", "EXECUTE", "SETS", "GROUPING",
+    "CUBE", "ROLLUP", "ZONE", "VALUE", "ARRAY", "MATCH", "ONE", "ALL", "LOCAL",
+)
+
+
+class RightArrowSegment(BaseSegment):
+    """``=>``: the lexer gives ``=`` and ``>``, written without a gap."""
+
+    type = "right_arrow"
+    match_grammar = Sequence(Ref("RawEqualsSegment"), Ref("RawGreaterThanSegment"), allow_gaps=False)
+
+
+class NamedArgumentSegment(BaseSegment):
+    """``SIZE => INTERVAL '10' MINUTES``: a named argument (window TVFs, any call)."""
+
+    type = "named_argument"
+    match_grammar = Sequence(
+        Ref("SingleIdentifierGrammar"),
+        Ref("RightArrowSegment"),
+        OneOf(Ref("TableArgSegment"), Ref("DescriptorSegment"), Ref("ExpressionSegment")),
+    )
+
+
+class InsertPartitionSpecSegment(BaseSegment):
+    """``PARTITION (dt = '2024-01-01', region)``: static (and dynamic) partition keys of an INSERT."""
+
+    type = "insert_partition_spec"
+    match_grammar = Sequence(
+        "PARTITION",
+        Bracketed(
+            Delimited(
+                Sequence(
+                    Ref("SingleIdentifierGrammar"),
+                    Sequence(Ref("EqualsSegment"), Ref("LiteralGrammar"), optional=True),
+                )
+            )
+        ),
+    )
+
+
+class InsertStatementSegment(BaseSegment):
+    """Flink's ``INSERT {INTO | OVERWRITE} t [PARTITION (...)] [(columns)] query``.
+
+    ansi's ``INSERT OVERWRITE INTO`` is not Flink; the sink stays the statement's
+    first `table_reference`, as before.
+    """
+
+    type = "insert_statement"
+    match_grammar = Sequence(
+        "INSERT",
+        OneOf("INTO", "OVERWRITE"),
+        Ref("TableReferenceSegment"),
+        Ref("InsertPartitionSpecSegment", optional=True),
+        OneOf(
+            Ref("SelectableGrammar"),
+            Sequence(Ref("BracketedColumnReferenceListGrammar"), Ref("SelectableGrammar")),
+        ),
+    )
+
+
+class PartitionedTableArgSegment(BaseSegment):
+    """``TABLE t PARTITION BY a`` / ``PARTITION BY (a, b)``: SESSION's partitioned table."""
+
+    type = "table_arg_partition"
+    match_grammar = Sequence(
+        "PARTITION",
+        "BY",
+        OneOf(
+            Bracketed(Delimited(Ref("ColumnReferenceSegment"))),
+            Ref("ColumnReferenceSegment"),
+        ),
+    )
+
+
+def _json_call_clauses() -> OneOf:
+    """The clauses Calcite allows inside JSON_VALUE / JSON_QUERY / JSON_EXISTS calls."""
+    on_what = OneOf("EMPTY", "ERROR")
+    return OneOf(
+        Sequence("RETURNING", Ref("DatatypeSegment")),
+        Sequence(
+            OneOf(
+                "NULL",
+                "ERROR",
+                "TRUE",
+                "FALSE",
+                "UNKNOWN",
+                Sequence("DEFAULT", Ref("ExpressionSegment")),
+                Sequence("EMPTY", OneOf("ARRAY", "OBJECT")),
+            ),
+            "ON",
+            on_what,
+        ),
+        Sequence(
+            OneOf("WITH", "WITHOUT"),
+            OneOf("CONDITIONAL", "UNCONDITIONAL", optional=True),
+            Ref.keyword("ARRAY", optional=True),
+            "WRAPPER",
+        ),
+    )
+
+
+def _group_by_grammar() -> Sequence:
+    """Calcite's ``GROUP BY [ALL | DISTINCT] item, ...`` where an item may be a
+    grouping set, ROLLUP, CUBE or ``()`` mixed with plain expressions."""
+    return Sequence(
+        "GROUP",
+        "BY",
+        OneOf("ALL", "DISTINCT", optional=True),
+        Delimited(
+            OneOf(
+                Ref("GroupingSetsClauseSegment"),
+                Ref("CubeRollupClauseSegment"),
+                Ref("ColumnReferenceSegment"),
+                Ref("NumericLiteralSegment"),
+                Ref("ExpressionSegment"),
+                Bracketed(),  # the empty grouping set
+            ),
+            terminators=[Ref("GroupByClauseTerminatorGrammar")],
+        ),
+    )
+
+
+def _match_recognize_grammar() -> Sequence:
+    """MATCH_RECOGNIZE with ``ALL ROWS PER MATCH`` and ``SUBSET`` (flink has neither)."""
+    return Sequence(
+        "MATCH_RECOGNIZE",
+        Bracketed(
+            Ref("PartitionClauseSegment", optional=True),
+            Ref("OrderByClauseSegment", optional=True),
+            Sequence(
+                "MEASURES",
+                Delimited(Sequence(Ref("ExpressionSegment"), Ref("AliasExpressionSegment"))),
+                optional=True,
+            ),
+            OneOf(
+                Sequence("ONE", "ROW", "PER", "MATCH"),
+                Sequence("ALL", "ROWS", "PER", "MATCH"),
+                optional=True,
+            ),
+            Sequence(
+                "AFTER",
+                "MATCH",
+                "SKIP",
+                OneOf(
+                    Sequence("PAST", "LAST", "ROW"),
+                    Sequence("TO", "NEXT", "ROW"),
+                    Sequence("TO", OneOf("LAST", "FIRST", optional=True), Ref("SingleIdentifierGrammar")),
+                ),
+                optional=True,
+            ),
+            "PATTERN",
+            Bracketed(Ref("FlinkPatternSegment")),
+            Sequence("WITHIN", Ref("IntervalExpressionSegment"), optional=True),
+            Sequence(
+                "SUBSET",
+                Delimited(
+                    Sequence(
+                        Ref("SingleIdentifierGrammar"),
+                        Ref("EqualsSegment"),
+                        Bracketed(Delimited(Ref("SingleIdentifierGrammar"))),
+                    )
+                ),
+                optional=True,
+            ),
+            "DEFINE",
+            Delimited(Sequence(Ref("SingleIdentifierGrammar"), "AS", Ref("ExpressionSegment"))),
+        ),
+    )
+
+
+def extend(dataphin: Dialect) -> None:
+    """Add the constructs above to the `dataphin` dialect (called once by `_build`)."""
+    reserved = dataphin.sets("reserved_keywords")
+    reserved.difference_update(FLINK_UNRESERVED)
+    dataphin.sets("unreserved_keywords").update(FLINK_UNRESERVED)
+    dataphin.sets("unreserved_keywords").update(k for k in _KEYWORDS if k not in reserved)
+    dataphin.sets("bare_functions").update(FLINK_BARE_FUNCTIONS)
+
+    # Named arguments and the partitioned table argument of window TVFs:
+    # TUMBLE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '10' MINUTES),
+    # SESSION(TABLE Bid PARTITION BY item, DESCRIPTOR(ts), INTERVAL '5' MINUTES).
+    dataphin.add(
+        RightArrowSegment=RightArrowSegment,
+        NamedArgumentSegment=NamedArgumentSegment,
+        PartitionedTableArgSegment=PartitionedTableArgSegment,
+    )
+    dataphin.replace(
+        FunctionContentsExpressionGrammar=OneOf(
+            Ref("NamedArgumentSegment"),
+            Ref("TableArgSegment"),
+            Ref("DescriptorSegment"),
+            Ref("ExpressionSegment"),
+        ),
+        TableArgSegment=Sequence(
+            "TABLE",
+            Ref("TableReferenceSegment"),
+            Ref("PartitionedTableArgSegment", optional=True),
+        ),
+    )
+
+    # Special call syntax: JSON_VALUE(j, '$.a' RETURNING INT DEFAULT 0 ON EMPTY),
+    # JSON_QUERY(... WITH CONDITIONAL ARRAY WRAPPER), CEIL(ts TO HOUR), FLOOR(ts TO DAY).
+    dataphin.replace(
+        FunctionContentsGrammar=dataphin.get_grammar("FunctionContentsGrammar").copy(
+            insert=[_json_call_clauses(), Sequence("TO", Ref("DatetimeUnitSegment"))],
+        ),
+        # PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a)
+        PostFunctionGrammar=dataphin.get_grammar("PostFunctionGrammar").copy(
+            insert=[Sequence("WITHIN", "GROUP", Bracketed(Ref("OrderByClauseSegment")))],
+        ),
+        # x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT], x IS [NOT] UNKNOWN
+        IsClauseGrammar=dataphin.get_grammar("IsClauseGrammar").copy(
+            insert=[Sequence("JSON", OneOf("VALUE", "SCALAR", "ARRAY", "OBJECT", optional=True))],
+        ),
+        UnknownLiteralSegment=StringParser("unknown", LiteralKeywordSegment, type="null_literal"),
+        # t.arr[1].f, (t.r).f: field access after an item access or a bracket
+        AccessorGrammar=AnyNumberOf(
+            OneOf(
+                Ref("ArrayAccessorSegment"),
+                Sequence(Ref("DotSegment"), Ref("SingleIdentifierGrammar"), allow_gaps=False),
+            )
+        ),
+        # a INT PRIMARY KEY NOT ENFORCED (column constraint)
+        NotEnforcedGrammar=Sequence("NOT", "ENFORCED"),
+        # UNNEST(arr) WITH ORDINALITY AS t (v, pos)
+        PostTableExpressionGrammar=Sequence("WITH", "ORDINALITY", Ref("AliasExpressionSegment", optional=True)),
+    )
+    dataphin.replace(
+        # reluctant quantifiers in MATCH_RECOGNIZE patterns: B*?, C??, D{1,3}?
+        FlinkPatternQuantifierGrammar=dataphin.get_grammar("FlinkPatternQuantifierGrammar").copy(
+            insert=[Ref("QuestionMarkSegment", optional=True)],
+        ),
+        LiteralGrammar=dataphin.get_grammar("LiteralGrammar").copy(insert=[Ref("UnknownLiteralSegment")]),
+    )
+
+    class GroupByClauseSegment(dataphin.get_segment("GroupByClauseSegment")):  # type: ignore[misc]
+        """GROUP BY with grouping sets, ROLLUP, CUBE and () among plain items."""
+
+        match_grammar = _group_by_grammar()
+
+    class MatchRecognizeClauseSegment(dataphin.get_segment("MatchRecognizeClauseSegment")):  # type: ignore[misc]
+        """MATCH_RECOGNIZE, also ``ALL ROWS PER MATCH`` and ``SUBSET``."""
+
+        match_grammar = _match_recognize_grammar()
+
+    class DatatypeSegment(dataphin.get_segment("DatatypeSegment")):  # type: ignore[misc]
+        """Flink's types, plus ``TIMESTAMP(3) WITH LOCAL TIME ZONE``."""
+
+        match_grammar = OneOf(
+            Sequence(
+                OneOf("TIMESTAMP", "TIME"),
+                Bracketed(Ref("NumericLiteralSegment"), optional=True),
+                "WITH",
+                "LOCAL",
+                "TIME",
+                "ZONE",
+            ),
+            dataphin.get_segment("DatatypeSegment").match_grammar,
+        )
+
+    dataphin.add(InsertPartitionSpecSegment=InsertPartitionSpecSegment)
+    dataphin.replace(
+        InsertStatementSegment=InsertStatementSegment,
+        DatatypeSegment=DatatypeSegment,
+        GroupByClauseSegment=GroupByClauseSegment,
+        MatchRecognizeClauseSegment=MatchRecognizeClauseSegment,
+    )
