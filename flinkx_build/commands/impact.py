@@ -49,7 +49,9 @@ def revision_snapshot(repo: Path, revision: Revision, prefix: str, cache: ParseC
 @click.option("--fail-on", "fail_on", type=click.Choice(FAIL_ON), default="breaking", show_default=True,
               help="Exit 1 when: a task breaks; or also a change reaches another project; or anything changed; never.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the parse cache.")
-def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str, no_cache: bool) -> None:
+@click.option("--state-compat", "state_compat", is_flag=True,
+              help="Also give each changed streaming task a state-compatibility verdict (embedded Flink planner; docs/deploy.md).")
+def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str, no_cache: bool, state_compat: bool) -> None:
     """Report the tasks a change impacts, comparing WORKSPACE (default: .) at --base with --head."""
     started = time.perf_counter()
     work = open_session(workspace, use_cache=not no_cache)
@@ -68,9 +70,14 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
         head_snap = revision_snapshot(repo, head_rev, prefix, work.cache, root)
     result = compare(base_snap, head_snap)
     tripped = result.trips(fail_on)
+    verdicts = {}
+    if state_compat:
+        from flinkx_build.deploy.impact_verdicts import verdicts_for_impacts
+
+        verdicts = verdicts_for_impacts(repo, base_rev, head_rev, prefix, work, result.impacts)
     ctx = ReportContext(
         base=base_rev.label, head=head_rev.label if head_rev else "working tree", repo=repo, workspace=prefix,
-        fail_on=fail_on, tripped=tripped, elapsed=time.perf_counter() - started,
+        fail_on=fail_on, tripped=tripped, elapsed=time.perf_counter() - started, verdicts=verdicts,
     )
     click.echo(render_report(fmt, result, ctx), nl=False)
     if tripped:

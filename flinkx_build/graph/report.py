@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ class ReportContext:
     fail_on: str
     tripped: bool
     elapsed: float = 0.0
+    verdicts: dict[str, Any] = field(default_factory=dict)  # task node -> deploy.compat.Verdict (--state-compat)
 
     def path(self, source: str) -> str:
         """A workspace-relative source as a repository-relative path."""
@@ -98,6 +100,8 @@ def to_text(result: ImpactResult, ctx: ReportContext) -> str:
             cross = f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else ""
             out.append(f"  {'BREAKING' if imp.breaking else 'non-breaking':<13} {imp.relation:<9} {imp.node}  ({imp.project}{cross})")
             out += [f"      {r}" for r in imp.reasons]
+            if imp.node in ctx.verdicts:
+                out.append(f"      state: {ctx.verdicts[imp.node].summary}")
         out += ["", "Projects:"]
         for project, r in project_summary(result).items():
             src = f"; impacted from {', '.join(r['impacted_from'])}" if r["impacted_from"] else ""
@@ -148,7 +152,8 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
         for imp in result.impacts:
             mark = ":x: **breaking**" if imp.breaking else "non-breaking"
             scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
-            out.append(f"| `{short_id(imp.node)}` | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(imp.reasons))} |")
+            why = imp.reasons + ([f"state: {ctx.verdicts[imp.node].summary}"] if imp.node in ctx.verdicts else [])
+            out.append(f"| `{short_id(imp.node)}` | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(why))} |")
     if result.changes:
         out += ["", f"### Changed nodes ({len(result.changes)})", "", "| Node | Change | Source | Details |", "|---|---|---|---|"]
         for c in result.changes:
@@ -175,6 +180,7 @@ def to_data(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
                 "node": i.node, "project": i.project, "source": ctx.path(i.source), "relation": i.relation,
                 "classification": "breaking" if i.breaking else "non-breaking", "cross_project": i.cross_project,
                 "causes": sorted(i.causes), "reasons": i.reasons,
+                **({"state_compatibility": ctx.verdicts[i.node].to_data()} if i.node in ctx.verdicts else {}),
             }
             for i in result.impacts
         ],

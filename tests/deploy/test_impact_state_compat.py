@@ -1,0 +1,40 @@
+"""`flinkx impact --state-compat`: the deploy verdict per changed task, in the PR report."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from flinkx_build.validate.engine import flink_available
+from tests.deploy.conftest import WORKSPACE
+from tests.graph.gitrepo import git
+
+_REASON = flink_available()
+pytestmark = [pytest.mark.flink, pytest.mark.skipif(_REASON is not None, reason=f"Flink unavailable: {_REASON}")]
+
+
+def test_impact_shows_the_verdict_of_each_changed_streaming_task(cli, tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(WORKSPACE, repo / "deploy", ignore=shutil.ignore_patterns(".flinkx-cache", "build"))
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    window = repo / "deploy/projects/dws/tasks/clicks_1m.sql"
+    window.write_text(window.read_text().replace("INTERVAL '1' MINUTE", "INTERVAL '2' MINUTE"))
+    counts = repo / "deploy/projects/dws/tasks/user_clicks.sql"
+    counts.write_text(counts.read_text().replace("FROM ods.clicks\n", "FROM ods.clicks\nWHERE url <> ''\n"))
+
+    result = cli("impact", str(repo / "deploy"), "--base", "HEAD", "--state-compat", "--format", "json", "--fail-on", "never")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    impacts = {i["node"]: i for i in json.loads(result.stdout)["impacts"]}
+    window_verdict = impacts["task.dws.clicks_1m"]["state_compatibility"]
+    assert window_verdict["verdict"] == "incompatible"
+    assert "window type or size changed: TumblingWindow(size=PT1M) -> TumblingWindow(size=PT2M)" in window_verdict["summary"]
+    assert impacts["task.dws.user_clicks"]["state_compatibility"]["verdict"] == "compatible"
+    assert "state_compatibility" not in impacts.get("task.ods.archive_clicks", {})
+
+    text = cli("impact", str(repo / "deploy"), "--base", "HEAD", "--state-compat", "--fail-on", "never")
+    assert "      state: incompatible: GlobalWindowAggregate(groupBy=[user_id]" in text.stdout
+    plain = cli("impact", str(repo / "deploy"), "--base", "HEAD", "--format", "json", "--fail-on", "never")
+    assert "state_compatibility" not in plain.stdout  # only behind the option
