@@ -71,6 +71,8 @@ class BoundTable:
 
 @dataclass
 class TestCase:
+    __test__ = False  # not a pytest class
+
     name: str
     task: str
     mode: str
@@ -132,7 +134,7 @@ def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Res
 
     def context(raw: RawCase) -> tuple[dict[str, TableInfo], dict[str, str]] | None:
         if raw.name not in contexts:
-            resolved, hint = resolve(raw)
+            resolved, _ = resolve(raw)
             if resolved is None:
                 return None
             contexts[raw.name] = task_tables(resolved)

@@ -61,6 +61,8 @@ class CaseRun:
 class TestRunner:
     """One gateway JVM for the whole run. Use as a context manager."""
 
+    __test__ = False  # not a pytest class
+
     def __init__(self, cache_dir: Path, timeout: float = 120.0) -> None:
         found = jvmlib.find_toolchain()
         if isinstance(found, str):
