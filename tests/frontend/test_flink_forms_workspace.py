@@ -1,0 +1,107 @@
+"""The issue's false alarms, as a real workspace: lint and build clean, Flink accepts the build.
+
+Window TVFs with named arguments, SESSION with PARTITION BY, GROUPING SETS / ROLLUP / CUBE,
+`EXECUTE STATEMENT SET BEGIN ... END;`, lower-case `comment` and a quoted `user` column, linted
+as tasks with their tables (before: FX120 on each), built, and validated by Flink 1.20.
+"""
+from __future__ import annotations
+
+import pytest
+
+from flinkx_build.validate.engine import flink_available
+
+
+def _table(name: str, connector: str, columns: dict[str, str]) -> str:
+    lines = "".join(f"  - {{name: {c}, type: \"{t}\"}}\n" for c, t in columns.items())
+    return f"name: {name}\ntype: {connector}\nkind: stream\ncolumns:\n{lines}with: {{connector: {connector}}}\n"
+
+
+WINDOWS_TASK = """\
+SET Bid.`watermark` = 'WATERMARK FOR bidtime AS bidtime - INTERVAL ''1'' SECOND';
+
+CREATE TEMPORARY TABLE window_totals (
+  window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3),
+  supplier_id STRING comment 'NULL for the grand total',
+  total DECIMAL(38, 2)
+) WITH ('connector' = 'blackhole');
+
+EXECUTE STATEMENT SET
+BEGIN
+  INSERT INTO window_totals
+  SELECT window_start, window_end, CAST(NULL AS STRING), SUM(price)
+  FROM TABLE(TUMBLE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(bidtime), SIZE => INTERVAL '10' MINUTES))
+  GROUP BY window_start, window_end;
+
+  INSERT INTO window_totals
+  SELECT window_start, window_end, supplier_id, SUM(price)
+  FROM TABLE(HOP(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(bidtime), SLIDE => INTERVAL '5' MINUTES, SIZE => INTERVAL '10' MINUTES))
+  GROUP BY window_start, window_end, GROUPING SETS ((supplier_id), ());
+
+  INSERT INTO window_totals
+  SELECT window_start, window_end, supplier_id, SUM(price)
+  FROM TABLE(CUMULATE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(bidtime), STEP => INTERVAL '2' MINUTES, SIZE => INTERVAL '10' MINUTES))
+  GROUP BY window_start, window_end, ROLLUP (supplier_id);
+
+  INSERT INTO window_totals
+  SELECT window_start, window_end, item, SUM(price)
+  FROM TABLE(SESSION(TABLE Bid PARTITION BY item, DESCRIPTOR(bidtime), INTERVAL '5' MINUTES))
+  GROUP BY item, window_start, window_end;
+
+  INSERT INTO window_totals
+  SELECT window_start, window_end, supplier_id, SUM(price)
+  FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+  GROUP BY window_start, window_end, CUBE (supplier_id);
+END;
+"""
+
+USERS_TASK = """\
+CREATE TEMPORARY TABLE user_totals (
+  `user` BIGINT comment 'the buyer',
+  total BIGINT
+) WITH ('connector' = 'blackhole');
+
+INSERT INTO user_totals
+SELECT `user`, SUM(amount) FROM Orders GROUP BY `user`;
+"""
+
+FILES = {
+    "projects/p/project.yaml": "name: p\n",
+    "projects/p/tables/Bid.yaml": _table("Bid", "datagen", {"bidtime": "TIMESTAMP(3)", "price": "DECIMAL(10, 2)", "item": "STRING", "supplier_id": "STRING"}),
+    "projects/p/tables/Orders.yaml": _table("Orders", "datagen", {"user": "BIGINT", "product": "STRING", "amount": "BIGINT"}),
+    "projects/p/tasks/windows.sql": WINDOWS_TASK,
+    "projects/p/tasks/users.sql": USERS_TASK,
+}
+
+
+@pytest.fixture
+def workspace(make_workspace):
+    return make_workspace(FILES)
+
+
+def test_lint_and_build_are_clean(workspace, cli):
+    linted = cli("lint", cwd=workspace)
+    assert (linted.exit_code, [line for line in linted.lines if " FX" in line]) == (0, [])
+    assert cli("build", cwd=workspace).exit_code == 0
+    compiled = (workspace / "build" / "p" / "windows.sql").read_text()
+    # both spellings of a statement set compile to Flink's BEGIN STATEMENT SET; ... END;
+    assert "BEGIN STATEMENT SET;" in compiled and compiled.rstrip().endswith("END;")
+    assert compiled.count("INSERT INTO window_totals") == 5 and "EXECUTE" not in compiled
+
+
+def test_bare_user_column_is_fx01_and_fix_quotes_it(workspace, cli):
+    task = workspace / "projects/p/tasks/users.sql"
+    task.write_text(USERS_TASK.replace("SELECT `user`, SUM(amount) FROM Orders GROUP BY `user`",
+                                       "SELECT user, SUM(amount) FROM Orders GROUP BY user"))
+    linted = cli("lint", cwd=workspace)
+    found = [line.split(" ", 2)[:2] for line in linted.lines if " FX" in line]
+    assert found == [["projects/p/tasks/users.sql:7:8:", "FX01"], ["projects/p/tasks/users.sql:7:47:", "FX01"]]
+    cli("fix", cwd=workspace)
+    assert task.read_text() == USERS_TASK
+
+
+@pytest.mark.flink
+@pytest.mark.skipif(flink_available() is not None, reason=f"Flink validation unavailable: {flink_available()}")
+def test_flink_accepts_the_build(workspace, cli):
+    validated = cli("validate", cwd=workspace)
+    assert validated.exit_code == 0, validated.lines
