@@ -59,6 +59,12 @@ CODES: dict[str, tuple[str, str]] = {
     "FX403": ("error", "unknown table qualifier"),
     "FX410": ("error", "INSERT column count differs from the sink"),
     "FX411": ("error", "INSERT column type cannot be cast to the sink column"),
+    "FX430": ("error", "update stream into an append-only sink"),
+    "FX431": ("error", "upsert table without a primary key"),
+    "FX440": ("error", "lookup join without an equality on the dimension"),
+    "FX441": ("warning", "lookup join matches no key of the dimension"),
+    "FX450": ("error", "watermark on a column that is not TIMESTAMP(p <= 3) or TIMESTAMP_LTZ"),
+    "FX451": ("error", "window over a column that is not a time attribute"),
     # sqlfluff rules of the flinkx_rules plugin
     "FX01": ("error", "reserved word used as an identifier must be backtick-quoted"),
     "FX02": ("error", "WITH keys and values must be single-quoted strings"),

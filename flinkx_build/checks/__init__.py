@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import sys
 
+from flinkx_build.checks import changelog_sinks
 from flinkx_build.checks import columns
 from flinkx_build.checks import insert_schema
+from flinkx_build.checks import lookup_keys
+from flinkx_build.checks import time_attributes
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
-CHECKS = (columns.check, insert_schema.check)
+CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check)
 
 
 def check_codes() -> frozenset[str]:

@@ -154,16 +154,24 @@ class ExpressionReader:
         if typed is not None:
             return ir.Expr(ir.LITERAL, text=" ".join(s.raw for s in items), literal=typed, pos=self.pos(items[0]))
         pos = self.pos(whole)
-        words = [(i, s.raw.upper()) for i, s in enumerate(items) if s.is_type("keyword")]
+        # AND / OR arrive as binary operators, NOT / IS / IN as keywords
+        words = [(i, s.raw.upper()) for i, s in enumerate(items) if s.is_type("keyword") or _is_logical(s)]
         for word, op in (("OR", "or"), ("AND", "and")):
             at = [i for i, w in words if w == word and not _between_and(items, i)]
             if at:
                 return ir.Expr(ir.OPERATOR, text=op, args=[self._sequence(part, whole) for part in _split_at(items, at) if part], pos=pos)
         if items[0].is_type("keyword") and items[0].raw.upper() == "NOT":
             return ir.Expr(ir.OPERATOR, text="not", args=[self._sequence(items[1:], whole)], pos=pos)
-        if any(s.is_type(*_COMPARISON_TYPES) for s in items) or any(w in _PREDICATE_WORDS for _, w in words):
+        comparisons = [s for s in items if s.is_type(*_COMPARISON_TYPES)]
+        if len(comparisons) == 1 and not any(w in _PREDICATE_WORDS for _, w in words):
+            at = items.index(comparisons[0])  # `a = b`: keep the operator, lookup joins need equalities
+            left, right = items[:at], items[at + 1:]
+            if left and right:
+                op = "".join(comparisons[0].raw.split())
+                return ir.Expr(ir.OPERATOR, text=op, args=[self._sequence(left, whole), self._sequence(right, whole)], pos=pos)
+        if comparisons or any(w in _PREDICATE_WORDS for _, w in words):
             return ir.Expr(ir.OPERATOR, text="pred", args=self._operands([s for s in items if not s.is_type("keyword", *_COMPARISON_TYPES)]), pos=pos)
-        ops = [(i, s.raw) for i, s in enumerate(items) if s.is_type("binary_operator")]
+        ops = [(i, s.raw) for i, s in enumerate(items) if s.is_type("binary_operator") and not _is_logical(s)]
         for group in (("||",), ("+", "-"), ("*", "/", "%")):
             at = [i for i, raw in ops if raw in group]
             if at:
@@ -197,6 +205,10 @@ def _primary_type(seg: BaseSegment) -> str:
     return seg.type
 
 
+def _is_logical(seg: BaseSegment) -> bool:
+    return seg.is_type("binary_operator") and seg.raw.upper() in ("AND", "OR")
+
+
 def _is_punctuation(seg: BaseSegment) -> bool:
     return seg.is_type("comma", "start_bracket", "end_bracket", "keyword", "binary_operator", "comparison_operator", "sign_indicator", "dot", "symbol")
 
@@ -210,7 +222,7 @@ def _between_and(items: list[BaseSegment], index: int) -> bool:
     """Is the AND at `index` the one of `x BETWEEN a AND b`?"""
     for j in range(index - 1, -1, -1):
         seg = items[j]
-        if seg.is_type("keyword"):
+        if seg.is_type("keyword") or _is_logical(seg):
             word = seg.raw.upper()
             if word == "BETWEEN":
                 return True

@@ -23,7 +23,7 @@ from flinkx_build.frontend.positions import Pos
 COLUMN = "column"  # parts: the reference as written (["o", "user_id"])
 LITERAL = "literal"  # text: the literal; literal: integer|exact|approx|string|boolean|null|date|time|timestamp|interval
 CALL = "call"  # text: upper-case name; project: the `proj:` prefix; args; distinct; type_text for CAST/TRY_CAST
-OPERATOR = "op"  # text: + - * / % || or and not cmp pred neg concat; args
+OPERATOR = "op"  # text: + - * / % || = <> < > <= >= != or and not pred neg; args
 CASE = "case"  # args: the result branches (conditions in conditions)
 STAR = "star"  # COUNT(*)
 SUBQUERY = "subquery"  # query: index into StatementQuery.queries

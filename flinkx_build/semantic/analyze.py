@@ -15,12 +15,15 @@ from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.semantic import types as ft
+from flinkx_build.semantic.changelog import query_mode
 from flinkx_build.semantic.functions import AGGREGATES
 from flinkx_build.semantic.functions import call_type
 from flinkx_build.semantic.model import AGGREGATION
 from flinkx_build.semantic.model import IDENTITY
 from flinkx_build.semantic.model import TRANSFORMATION
 from flinkx_build.semantic.model import Binding
+from flinkx_build.semantic.model import LookupUse
+from flinkx_build.semantic.model import WindowUse
 from flinkx_build.semantic.model import ColumnId
 from flinkx_build.semantic.model import LineageInput
 from flinkx_build.semantic.model import OutputColumn
@@ -31,6 +34,7 @@ from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.model import compose
 
 WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
+COMPARISONS = ("=", "<>", "!=", "<", ">", "<=", ">=")
 _WINDOW_BOUND = ft.FlinkType("TIMESTAMP", (3,), False)
 
 
@@ -80,6 +84,7 @@ class _TaskAnalyzer:
         self.ws = ws
         self.resolved = resolved
         self.task_tables: dict[str, list[SourceColumn] | None] = {}  # CREATE TABLE / VIEW in the task
+        self.task_modes: dict[str, str | None] = {}  # changelog mode of the task's views and tables
 
     def run(self) -> TaskModel:
         model = TaskModel(self.resolved.task.key, [])
@@ -107,6 +112,7 @@ class _StatementAnalyzer:
         if self.stmt.kind == "create_table" and self.stmt.defines:
             self._create_table()
         if sq.root >= 0:
+            self.model.changelog = query_mode(self, sq.root)
             outputs = self.query_output(sq.root)
             if outputs is not None:
                 items = self.sq.queries[sq.root].items
@@ -117,6 +123,7 @@ class _StatementAnalyzer:
             if outputs is not None and sq.view_columns:
                 outputs = [SourceColumn(n, c.type, c.inputs) for n, c in zip(sq.view_columns, outputs)]
             self.task.task_tables[self.stmt.defines.lower()] = outputs
+            self.task.task_modes[self.stmt.defines.lower()] = self.model.changelog
         if self.stmt.kind == "insert":
             self._sink()
         return self.model
@@ -197,9 +204,14 @@ class _StatementAnalyzer:
         self.aliases[index] = {item.alias.lower() for item in query.items if item.alias}
         for source, src in zip(query.sources, sources):
             if source.kind == "window" and source.time_column is not None:
-                self._bind_in(source.time_column, [_without_window_columns(src)], index, report=True)
+                binding = _lookup(source.time_column, [_without_window_columns(src)])
+                self.model.bindings.append(binding)
+                self.model.windows.append(WindowUse(source.window, binding, source.pos))
             if source.on is not None:
                 self._indirect(source.on, index)
+            if source.lookup:
+                definition = self.rs.tables[source.table_ref].definition if source.table_ref >= 0 else None
+                self.model.lookups.append(LookupUse(src, definition, source.on, source.pos))
         for expr in (query.where, query.having, *query.group_by):
             if expr is not None:
                 self._indirect(expr, index)
@@ -261,13 +273,13 @@ class _StatementAnalyzer:
         if bound.kind == "meta" and bound.definition is not None:
             return "meta", bound.key, table_columns(bound.definition, bound.key)
         if bound.kind == "cte":
-            cte = self._find_cte(index, name)
+            cte = self.find_cte(index, name)
             return "cte", "", self.query_output(cte) if cte is not None else None
         if bound.kind == "local":
             return "local", task_table_key(self.task.resolved.task.key, bound.key), self.task.task_tables.get(bound.key.lower())
         return "opaque", "", None
 
-    def _find_cte(self, index: int, name: str) -> int | None:
+    def find_cte(self, index: int, name: str) -> int | None:
         while index >= 0:
             query = self.sq.queries[index]
             for cte, target in query.ctes.items():
@@ -301,10 +313,6 @@ class _StatementAnalyzer:
         binding = self._resolve(ref, index, aliases_ok)
         self.model.bindings.append(binding)
         return binding
-
-    def _bind_in(self, ref: ir.Expr, sources: list[ScopeSource], index: int, report: bool) -> None:
-        binding = _lookup(ref, sources)
-        self.model.bindings.append(binding)
 
     def _resolve(self, ref: ir.Expr, index: int, aliases_ok: bool) -> Binding:
         query_index = index
@@ -346,7 +354,7 @@ class _StatementAnalyzer:
             args = [self.type_of(a, index) for a in expr.args]
             if expr.text in ("+", "-", "*", "/", "%") and len(args) == 2:
                 return ft.arithmetic(expr.text, args[0], args[1])
-            if expr.text in ("and", "or", "not", "pred"):
+            if expr.text in ("and", "or", "not", "pred", *COMPARISONS):
                 return ft.BOOLEAN
             if expr.text == "||":
                 return ft.STRING

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+from typing import TYPE_CHECKING
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.semantic.types import FlinkType
+
+if TYPE_CHECKING:
+    from flinkx_build.resolve.model import TableDef
 
 IDENTITY = "IDENTITY"
 TRANSFORMATION = "TRANSFORMATION"
@@ -83,6 +87,25 @@ class Binding:
 
 
 @dataclass
+class LookupUse:
+    """A lookup join: the dimension as the query sees it, its effective definition, the ON."""
+
+    source: ScopeSource
+    definition: "TableDef | None"
+    on: ir.Expr | None
+    pos: Pos | None
+
+
+@dataclass
+class WindowUse:
+    """A window TVF and what its DESCRIPTOR column resolved to."""
+
+    window: str  # TUMBLE | HOP | CUMULATE | SESSION
+    time_column: Binding
+    pos: Pos | None
+
+
+@dataclass
 class OutputColumn:
     name: str
     type: FlinkType | None
@@ -99,6 +122,9 @@ class StatementModel:
     sink_pos: Pos | None = None
     bindings: list[Binding] = field(default_factory=list)
     indirect: set[ColumnId] = field(default_factory=set)  # read by filters, joins, grouping
+    changelog: str | None = None  # what the statement's query emits: insert | update | None (unknown)
+    lookups: list[LookupUse] = field(default_factory=list)
+    windows: list[WindowUse] = field(default_factory=list)
 
     def lineage(self) -> dict[str, frozenset[LineageInput]]:
         """Sink column -> the base columns it is computed from (INSERTs only)."""

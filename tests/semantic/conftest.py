@@ -8,7 +8,56 @@ from flinkx_build.validate.engine import FlinkSession
 from flinkx_build.validate.engine import flink_available
 
 TABLES = {
-    "flinkx.yaml": "engine: flink\n",
+    "flinkx.yaml": "engine: flink\nsecrets: [mysql_password]\n",
+    "projects/ods/tables/events_kafka.yaml": """
+        type: kafka
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: channel, type: STRING}
+          - {name: cnt, type: BIGINT}
+          - {name: ts, type: "TIMESTAMP(3)"}
+        with: {connector: kafka, topic: events, properties.bootstrap.servers: "k:9092", format: json}
+    """,
+    "projects/ods/tables/cdc_users.yaml": """
+        type: mysql-cdc
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: name, type: STRING}
+        primary_key: [id]
+        with: {connector: mysql-cdc, hostname: db, port: "3306", username: flink, password: "${mysql_password}", database-name: shop, table-name: users}
+    """,
+    "projects/ods/tables/raw_events.yaml": """
+        type: datagen
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: ts_str, type: STRING}
+          - {name: ts6, type: "TIMESTAMP(6)"}
+        with: {connector: datagen}
+    """,
+    "projects/dwd/tables/upsert_stats.yaml": """
+        type: upsert-kafka
+        columns:
+          - {name: channel, type: STRING}
+          - {name: cnt, type: BIGINT}
+        primary_key: [channel]
+        with: {connector: upsert-kafka, topic: stats, properties.bootstrap.servers: "k:9092", key.format: json, value.format: json}
+    """,
+    "projects/dwd/tables/upsert_nokey.yaml": """
+        type: upsert-kafka
+        columns:
+          - {name: channel, type: STRING}
+          - {name: cnt, type: BIGINT}
+        with: {connector: upsert-kafka, topic: stats, properties.bootstrap.servers: "k:9092", key.format: json, value.format: json}
+    """,
+    "projects/dim/tables/dim_product.yaml": """
+        type: jdbc
+        columns:
+          - {name: id, type: BIGINT}
+          - {name: brand, type: STRING}
+          - {name: category, type: STRING}
+        primary_key: [id]
+        with: {connector: jdbc, url: "jdbc:mysql://db:3306/shop", table-name: products}
+    """,
     "projects/ods/tables/orders.yaml": """
         type: datagen
         columns:

@@ -13,6 +13,7 @@ from tests.semantic.conftest import flink_rejects
 from tests.semantic.conftest import workspace_with_tasks
 
 WATERMARK = "SET ods.orders.`watermark` = 'WATERMARK FOR ts AS ts';\n"
+PROCTIME = "SET ods.orders.procTime = pt AS PROCTIME();\n"
 
 # name -> (task SQL, the FX code flinkx must report, or None where Flink accepts)
 CASES: dict[str, tuple[str, str | None]] = {
@@ -46,7 +47,25 @@ CASES: dict[str, tuple[str, str | None]] = {
     "unknown_in_subquery": ("INSERT INTO order_sink SELECT s.id, s.qty, s.price, s.channel FROM (SELECT id, qty, price, channel FROM ods.orders WHERE quantity > 0) AS s;", "FX401"),
     "unknown_descriptor": (WATERMARK + "INSERT INTO window_sink SELECT window_start, channel, COUNT(*) FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(tss), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", "FX401"),
     "unknown_from_subquery_alias": ("INSERT INTO order_sink SELECT s.id, s.qty, s.amount, s.channel FROM (SELECT id, qty, price, channel FROM ods.orders) AS s;", "FX401"),
+    # changelog modes (FX430): the stand-in connector plays each real connector's changelog mode
+    "group_into_kafka": ("INSERT INTO ods.events_kafka SELECT id, channel, COUNT(*), MAX(ts) FROM ods.orders GROUP BY id, channel;", "FX430"),
+    "window_into_kafka": (WATERMARK + "INSERT INTO ods.events_kafka SELECT MAX(id), channel, COUNT(*), window_start FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", None),
+    "left_join_into_kafka": ("INSERT INTO ods.events_kafka SELECT o.id, p.brand, o.user_id, o.ts FROM ods.orders o LEFT JOIN ods.products p ON o.product_id = p.id;", "FX430"),
+    "inner_join_into_kafka": ("INSERT INTO ods.events_kafka SELECT o.id, p.brand, o.user_id, o.ts FROM ods.orders o JOIN ods.products p ON o.product_id = p.id;", None),
+    "cdc_into_kafka": ("INSERT INTO ods.events_kafka SELECT id, name, id, CAST(NULL AS TIMESTAMP(3)) FROM ods.cdc_users;", "FX430"),
+    "cdc_into_upsert": ("INSERT INTO upsert_stats SELECT name, id FROM ods.cdc_users;", None),
+    "group_into_upsert": ("INSERT INTO upsert_stats SELECT channel, COUNT(*) FROM ods.orders GROUP BY channel;", None),
+    "distinct_into_kafka": ("INSERT INTO ods.events_kafka SELECT DISTINCT id, channel, user_id, ts FROM ods.orders;", "FX430"),
+    # lookup joins (FX440)
+    "lookup_on_key": (PROCTIME + "INSERT INTO order_sink SELECT o.id, o.qty, o.price, d.brand FROM ods.orders o JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON o.product_id = d.id;", None),
+    "lookup_without_equality": (PROCTIME + "INSERT INTO order_sink SELECT o.id, o.qty, o.price, d.brand FROM ods.orders o JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON o.product_id > d.id;", "FX440"),
+    # time attributes (FX450, FX451)
+    "watermark_on_string": ("SET ods.raw_events.`watermark` = 'WATERMARK FOR ts_str AS ts_str';\nINSERT INTO dwd.wide_sink SELECT id, id, 1.0, ts_str FROM ods.raw_events;", "FX450"),
+    "watermark_on_timestamp6": ("SET ods.raw_events.`watermark` = 'WATERMARK FOR ts6 AS ts6';\nINSERT INTO dwd.wide_sink SELECT id, id, 1.0, ts_str FROM ods.raw_events;", "FX450"),
+    "window_on_plain_timestamp": ("INSERT INTO window_sink SELECT window_start, channel, COUNT(*) FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", "FX451"),
+    "window_on_proctime": (PROCTIME + "INSERT INTO window_sink SELECT CAST(window_start AS TIMESTAMP(3)), channel, COUNT(*) FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(pt), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", None),
 }
+CODES_UNDER_TEST = {"FX401", "FX402", "FX403", "FX410", "FX411", "FX430", "FX440", "FX450", "FX451"}
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +82,7 @@ def judged(tmp_path_factory, flink):
     out = {}
     for name in CASES:
         task = session.workspace.projects["dwd"].tasks[name]
-        ours = [d for d in session.resolved(task).diagnostics if d.code.startswith("FX4")]
+        ours = [d for d in session.resolved(task).diagnostics if d.code in CODES_UNDER_TEST]
         out[name] = (ours, flink_rejects(flink, session, task))
     return out
 
