@@ -80,6 +80,11 @@ CASES = f"""
   expect:
     dws.dws_order_stats_1m: []
 
+- name: a statement that could reach outside is refused
+  task: dws/with_catalog
+  expect:
+    dws.dws_order_stats_1m: []
+
 - name: wrong changelog kind
   task: dim/sync_dim_user
   given:
@@ -106,6 +111,13 @@ FROM TABLE(TUMBLE(TABLE dwd.dwd_orders, DESCRIPTOR(order_time), INTERVAL '1' MIN
 GROUP BY window_start, window_end, channel;
 """
 
+CATALOG_TASK = """
+CREATE CATALOG scratch WITH ('type' = 'generic_in_memory');
+INSERT INTO dws_order_stats_1m
+SELECT order_time, order_time, channel, 1, 1, CAST(quantity AS BIGINT), CAST(line_amount AS DECIMAL(16, 2))
+FROM dwd.dwd_orders;
+"""
+
 
 def line_of(case: str, fragment: str) -> int:
     """The line of `fragment` within case `case` of the test file (1-based)."""
@@ -125,6 +137,8 @@ def outcome(tmp_path_factory, jar_cache):
     (root / ".flinkx-cache").symlink_to(jar_cache, target_is_directory=True)
     # a task Flink plans but cannot run: CAST('o1' AS BIGINT) fails in the job
     (root / "projects/dws/tasks/bad_cast.sql").write_text(BAD_TASK, encoding="utf-8")
+    # a task that creates a catalog: a test does not run it
+    (root / "projects/dws/tasks/with_catalog.sql").write_text(CATALOG_TASK, encoding="utf-8")
     (root / "projects/dws/tests").mkdir()
     (root / "projects/dws/tests/failing.yaml").write_text(CASES.lstrip("\n"), encoding="utf-8")
     result = run_flinkx("test", "ws", cwd=root.parent)
@@ -142,7 +156,7 @@ def outcome(tmp_path_factory, jar_cache):
 def test_exit_code_and_summary(outcome):
     result, blocks = outcome
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "flinkx: 1 passed, 6 failed" in result.stdout
+    assert "flinkx: 1 passed, 7 failed" in result.stdout
     assert blocks["passes"] == ["PASS"]
 
 
@@ -195,3 +209,10 @@ def test_a_job_failure_is_a_failed_test_with_flinks_root_cause(outcome):
     _, blocks = outcome
     assert blocks["a job that fails at run time"] == [
         "FAIL", "Flink could not run the test: the job failed: NumberFormatException: For input string: 'o1'. Invalid character found."]
+
+
+def test_statements_outside_the_stand_ins_are_refused(outcome):
+    _, blocks = outcome
+    assert blocks["a statement that could reach outside is refused"] == [
+        "FAIL", "Flink could not run the test: flinkx test does not run this statement (CreateCatalogOperation): "
+        "CREATE CATALOG scratch WITH ..."]
