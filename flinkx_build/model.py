@@ -124,7 +124,7 @@ class LintConfig:
 class DeployConfig:
     """`deploy:` in flinkx.yaml: what `flinkx deploy` ships with every job."""
 
-    jars: list[str] = field(default_factory=list)  # connector/UDF jars, relative to the workspace
+    jars: list[str] = field(default_factory=list)  # connector/UDF jar file names, looked up in $FLINKX_JAR_DIR
 
 
 @dataclass

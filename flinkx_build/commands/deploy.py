@@ -22,6 +22,7 @@ from flinkx_build.deploy.apply import MissingSecret
 from flinkx_build.deploy.apply import secret_values
 from flinkx_build.deploy.cluster import ClusterError
 from flinkx_build.deploy.cluster import FlinkRest
+from flinkx_build.deploy.jars import deploy_jars
 from flinkx_build.deploy.report import WHY_REFUSED
 from flinkx_build.deploy.report import render_plan
 from flinkx_build.deploy.report import to_data
@@ -34,15 +35,6 @@ from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.pipeline import Session
 
 DEPLOYED_ENGINES = ("flink", "vvr")
-
-
-def _jars(session: Session, given: tuple[Path, ...]) -> list[Path]:
-    ws = session.workspace
-    jars = [p.resolve() for p in given] or [(ws.root / j).resolve() for j in ws.config.deploy.jars]
-    for jar in jars:
-        if not jar.is_file():
-            raise UsageError(f"FX605 deploy jar {jar} does not exist")
-    return jars
 
 
 def _secret_error(missing: MissingSecret) -> UsageError:
@@ -59,7 +51,7 @@ def _secret_error(missing: MissingSecret) -> UsageError:
 @click.option("--savepoint-dir", "savepoint_dir", metavar="DIR", default=None,
               help="Where stop-with-savepoint writes (default: the cluster's state.savepoints.dir).")
 @click.option("--jar", "jars", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="A connector or UDF jar shipped with every job (repeatable; default: flinkx.yaml deploy.jars).")
+              help="A connector or UDF jar shipped with every job (repeatable; default: flinkx.yaml deploy.jars from $FLINKX_JAR_DIR).")
 @click.option("--allow-fresh-start", is_flag=True, help="Also upgrade jobs that cannot keep their state (they start empty).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], savepoint_dir: str | None,
@@ -77,7 +69,7 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
     _, resolved, diags, _ = compile_workspace(session, selected)
     if any(d.is_error for d in diags):
         raise WorkspaceErrors(diags)
-    jar_paths = _jars(session, jars)
+    jar_paths = deploy_jars(ws.config.deploy.jars, jars)
     desired, skipped = desired_jobs(session, resolved)
     try:
         rest = FlinkRest(cluster)

@@ -26,6 +26,18 @@ from flinkx_build.validate.findings import summarize
 
 _SET = re.compile(r"^\s*SET\s+(?:'((?:[^']|'')*)'|([^\s=]+))\s*=\s*(?:'((?:[^']|'')*)'|(\S.*?))\s*$", re.IGNORECASE | re.DOTALL)
 _EXECUTED = frozenset({"create_table", "create_view", "create_function", "other"})
+# Plans run on pull requests: SQL that would load or run code on this machine (ADD JAR, modules,
+# catalogs that connect somewhere, Python functions) is not executed while planning.
+_UNSAFE_TO_PLAN = re.compile(r"^\s*(ADD\s+JAR|REMOVE\s+JAR|LOAD\s+MODULE|USE\s+MODULES|CREATE\s+(CATALOG|MODEL))\b|\bLANGUAGE\s+PYTHON\b",
+                             re.IGNORECASE)
+_HARMLESS_OTHER = re.compile(r"^\s*(SHOW|DESCRIBE|DESC|EXPLAIN)\b", re.IGNORECASE)
+
+
+def check_safe_to_plan(stmt: Statement) -> None:
+    """Raise for a statement flinkx does not run while planning unreviewed SQL."""
+    if _UNSAFE_TO_PLAN.search(stmt.text) and stmt.kind in ("create_function", "other"):
+        first = stmt.text.strip().splitlines()[0][:80]
+        raise DeployFlinkError(f"not planned (it would load or run code on this machine): {first}")
 
 
 class DeployFlinkError(Exception):
@@ -100,11 +112,16 @@ class DeployFlink:
         settings = api.EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build()
         return api.TableEnvironment.create(settings)
 
-    def _prepare(self, tenv: Any, statements: list[Statement]) -> list[str]:
-        """Apply SETs, run DDL; the INSERTs of the script, in order."""
+    def _prepare(self, tenv: Any, statements: list[Statement], trusted: bool) -> list[str]:
+        """Apply SETs, run DDL; the INSERTs of the script, in order. Untrusted (plan) SQL runs
+        only what planning needs."""
         config = tenv.getConfig().getConfiguration()
         inserts = []
         for stmt in statements:
+            if not trusted:
+                check_safe_to_plan(stmt)
+                if stmt.kind == "other" and _HARMLESS_OTHER.match(stmt.text):
+                    continue
             if stmt.kind == "set":
                 pair = set_pair(stmt.text)
                 if pair:
@@ -134,9 +151,10 @@ class DeployFlink:
     # --- what deploy does ------------------------------------------------------------------
 
     def compile_plan(self, statements: list[Statement]) -> dict[str, Any]:
-        """Flink's COMPILE PLAN JSON of the task's job (all its INSERTs as one statement set)."""
+        """Flink's COMPILE PLAN JSON of the task's job (all its INSERTs as one statement set).
+        The statements may come from a pull request: see `check_safe_to_plan`."""
         tenv = self._tenv({"parallelism.default": "1"})
-        inserts = self._prepare(tenv, statements)
+        inserts = self._prepare(tenv, statements, trusted=False)
         statement_set = self._statement_set(tenv, inserts)
         return json.loads(str(self._call(lambda: statement_set.compilePlan().asJsonString())))
 
@@ -158,7 +176,7 @@ class DeployFlink:
         if savepoint:
             options["execution.savepoint.path"] = savepoint
         tenv = self._tenv(options, job_parameters)
-        inserts = self._prepare(tenv, statements)
+        inserts = self._prepare(tenv, statements, trusted=True)  # apply runs merged, reviewed SQL
         # A task's own SET may not rename the job: its name is how deploy finds it again.
         tenv.getConfig().getConfiguration().setString("pipeline.name", name)
         statement_set = self._statement_set(tenv, inserts)

@@ -12,6 +12,7 @@ from flinkx_build.deploy.compat import UNKNOWN
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
 from flinkx_build.deploy.identity import Statement
+from flinkx_build.deploy.jars import deploy_jars
 from flinkx_build.graph.gitrev import Revision
 from flinkx_build.graph.gitrev import checkout
 from flinkx_build.pipeline import Session
@@ -59,9 +60,8 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     if not pairs:
         return {}
     ws = work.workspace
-    jars = [(ws.root / j).resolve() for j in ws.config.deploy.jars]
     verdicts: dict[str, Verdict] = {}
-    with DeployFlink(ws.root / ws.config.cache_dir, [j for j in jars if j.is_file()]) as flink:
+    with DeployFlink(ws.root / ws.config.cache_dir, deploy_jars(ws.config.deploy.jars)) as flink:
         for key, (old, new) in pairs.items():
             node = "task." + key.replace("/", ".", 1)
             try:

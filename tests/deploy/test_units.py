@@ -106,3 +106,38 @@ def test_an_incompatible_verdict_needs_a_fresh_start():
     assert action.verdict.level != COMPATIBLE and action.needs_fresh_start
     action.verdict = Verdict(INCOMPATIBLE)
     assert action.needs_fresh_start
+
+
+def test_workspace_jars_are_names_found_in_the_hosts_jar_folder(tmp_path):
+    from flinkx_build.deploy.jars import deploy_jars
+    from flinkx_build.errors import UsageError
+
+    jar = tmp_path / "flink-sql-connector-kafka-3.3.0-1.20.jar"
+    jar.write_bytes(b"PK")
+    assert deploy_jars([jar.name], env={"FLINKX_JAR_DIR": str(tmp_path)}) == [jar.resolve()]
+    assert deploy_jars([], env={}) == []
+    assert deploy_jars(["ignored.jar"], given=(jar,), env={}) == [jar.resolve()]  # --jar wins
+    for names, env, message in [
+        (["jars/evil.jar"], {"FLINKX_JAR_DIR": str(tmp_path)}, "FX605 deploy.jars lists jar file names"),
+        (["../evil.jar"], {"FLINKX_JAR_DIR": str(tmp_path)}, "FX605 deploy.jars lists jar file names"),
+        ([jar.name], {}, "FX605 flinkx.yaml deploy.jars names 1 jar(s): set FLINKX_JAR_DIR"),
+        (["missing.jar"], {"FLINKX_JAR_DIR": str(tmp_path)}, "FX605 deploy jar"),
+    ]:
+        with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            deploy_jars(names, env=env)
+
+
+@pytest.mark.parametrize("kind, text", [
+    ("other", "ADD JAR '/tmp/evil.jar'"),
+    ("other", "LOAD MODULE hive WITH ('hive-version' = '3.1.2')"),
+    ("other", "CREATE CATALOG c WITH ('type' = 'jdbc')"),
+    ("create_function", "CREATE TEMPORARY FUNCTION f AS 'evil.fn' LANGUAGE PYTHON"),
+])
+def test_sql_that_would_run_code_is_not_planned(kind, text):
+    from flinkx_build.deploy.flink import DeployFlinkError
+    from flinkx_build.deploy.flink import check_safe_to_plan
+
+    with pytest.raises(DeployFlinkError, match="not planned"):
+        check_safe_to_plan(Statement(kind, text))
+    check_safe_to_plan(Statement("create_function", "CREATE TEMPORARY FUNCTION f AS 'com.shop.Fn'"))
+    check_safe_to_plan(Statement("insert", "INSERT INTO s SELECT 'ADD JAR' FROM t"))
