@@ -111,15 +111,19 @@ class Diagnostic:
         # a message may quote a statement or a YAML line: never let it carry a credential's value
         object.__setattr__(self, "message", mask_text(self.message))
         object.__setattr__(self, "hint", mask_text(self.hint))
+        # quoted user input (a file name, a YAML key) must never break the one-line format,
+        # whatever renders it: escape control characters once, here
+        for name in ("path", "message", "hint"):
+            value = getattr(self, name)
+            if not value.isprintable():
+                object.__setattr__(self, name, "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in value))
         if not self.severity:
             object.__setattr__(self, "severity", CODES.get(self.code, ("error", ""))[0])
 
     def format(self) -> str:
         """The one line a user sees: `path:line:col: CODE message (hint)`."""
         hint = f" ({self.hint})" if self.hint else ""
-        text = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}{hint}"
-        # quoted user input (a file name, a YAML key) must never break the line: escape control characters
-        return text if text.isprintable() else "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+        return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}{hint}"
 
     @property
     def is_error(self) -> bool:

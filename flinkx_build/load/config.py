@@ -78,7 +78,8 @@ def read_config(data: Any, shown: str, root: Path, diags: list[Diagnostic]) -> W
         return config
 
     def report(node: Any, key: str, message: str, hint: str = "") -> None:
-        loc = value_loc(node, key, shown)
+        # an empty value has no position of its own (ruamel gives the next line's): point at the key
+        loc = key_loc(node, key, shown) if node.get(key) is None else value_loc(node, key, shown)
         diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", message, hint))
 
     for key in data:

@@ -162,6 +162,11 @@ def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> l
     if outside:
         diags.append(outside)
         return []
+    for dirpath, dirnames, _ in os.walk(folder):  # rglob skips linked folders: say so when they lead out
+        for name in dirnames:
+            linked = Path(dirpath) / name
+            problem = outside_diagnostic(linked, root, display_path(linked)) if linked.is_symlink() else None
+            diags.extend([problem] if problem else [])
     found = []
     for path in sorted(folder.rglob(pattern)):
         if not path.is_file():  # folders named x.sql, FIFOs, sockets, dangling links

@@ -1,0 +1,2 @@
+BEGIN STATEMENT SET;
+INSERT INTO dim.user_orders SELECT order_id, order_id, amount FROM orders;

@@ -1,0 +1,2 @@
+SELECT 1;
+--  is NEL, fine;  is not

@@ -1,0 +1,2 @@
+SELECT order_id
+ FROM orders[31m;
