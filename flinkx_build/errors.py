@@ -59,6 +59,8 @@ CODES: dict[str, tuple[str, str]] = {
     "FX403": ("error", "unknown table qualifier"),
     "FX410": ("error", "INSERT column count differs from the sink"),
     "FX411": ("error", "INSERT column type cannot be cast to the sink column"),
+    "FX420": ("error", "unknown connector option"),
+    "FX421": ("error", "required connector option missing"),
     "FX430": ("error", "update stream into an append-only sink"),
     "FX431": ("error", "upsert table without a primary key"),
     "FX440": ("error", "lookup join without an equality on the dimension"),

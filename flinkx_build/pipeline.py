@@ -14,6 +14,7 @@ from dataclasses import field
 from pathlib import Path
 
 from flinkx_build.checks import run_checks
+from flinkx_build.checks.connector_options import table_diagnostics
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.compile.script import compile_task
 from flinkx_build.errors import Diagnostic
@@ -54,6 +55,7 @@ class Session:
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
         workspace, diags = load_workspace(root, use_cache)
+        diags.extend(table_diagnostics(workspace))  # FX420 in meta-table YAML, once per key
         cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else None
         return cls(workspace, diags, ParseCache(cache_dir), mode or workspace.config.mode)
 

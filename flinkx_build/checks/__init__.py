@@ -9,6 +9,7 @@ import sys
 
 from flinkx_build.checks import changelog_sinks
 from flinkx_build.checks import columns
+from flinkx_build.checks import connector_options
 from flinkx_build.checks import insert_schema
 from flinkx_build.checks import lookup_keys
 from flinkx_build.checks import time_attributes
@@ -17,7 +18,7 @@ from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
-CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check)
+CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check, connector_options.check)
 
 
 def check_codes() -> frozenset[str]:
