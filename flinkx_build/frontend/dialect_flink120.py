@@ -17,10 +17,12 @@ from sqlfluff.core.dialects import Dialect
 from sqlfluff.core.parser import AnyNumberOf
 from sqlfluff.core.parser import BaseSegment
 from sqlfluff.core.parser import Bracketed
+from sqlfluff.core.parser import CodeSegment
 from sqlfluff.core.parser import Delimited
 from sqlfluff.core.parser import LiteralKeywordSegment
 from sqlfluff.core.parser import OneOf
 from sqlfluff.core.parser import Ref
+from sqlfluff.core.parser import RegexLexer
 from sqlfluff.core.parser import Sequence
 from sqlfluff.core.parser import StringParser
 
@@ -206,6 +208,19 @@ def _match_recognize_grammar() -> Sequence:
 
 def extend(dataphin: Dialect) -> None:
     """Add the constructs above to the `dataphin` dialect (called once by `_build`)."""
+    # Flink's string literals have no backslash escapes: '\' is one backslash
+    # (`LIKE '%\_%' ESCAPE '\'`, `SPLIT_INDEX(s, '\', 0)`), and 'It\'s' is an error.
+    # Only a doubled quote escapes a quote. (The splitter reads strings the same way.)
+    dataphin.patch_lexer_matchers(
+        [
+            RegexLexer(
+                "single_quote",
+                r"'([^']|'')*'",
+                CodeSegment,
+                segment_kwargs={"quoted_value": (r"'((?:[^']|'')*)'", 1), "escape_replacements": [(r"''", "'")]},
+            )
+        ]
+    )
     reserved = dataphin.sets("reserved_keywords")
     reserved.difference_update(FLINK_UNRESERVED)
     dataphin.sets("unreserved_keywords").update(FLINK_UNRESERVED)

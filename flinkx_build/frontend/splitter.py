@@ -66,7 +66,7 @@ def _scan(text: str):
     """Yield ("comment" | "semicolon", start, end) outside quotes, in order.
 
     The one lexical walk of the splitter: quotes ('...', `...`, "..." with
-    doubled-quote escapes, and backslash escapes in '...'), `--` line comments
+    doubled-quote escapes; as in Flink, a backslash escapes nothing), `--` line comments
     and `/* */` block comments.
     """
     i, n = 0, len(text)
@@ -96,9 +96,6 @@ def _skip_quoted(text: str, i: int) -> int:
     j = i + 1
     n = len(text)
     while j < n:
-        if quote == "'" and text[j] == "\\" and j + 1 < n:
-            j += 2
-            continue
         if text[j] == quote:
             if j + 1 < n and text[j + 1] == quote:
                 j += 2

@@ -131,6 +131,7 @@ VALID = {
     "within_group": "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a) FROM t",
     "literals": "SELECT x'ff', 1e3, 1.5, -2, TRUE, FALSE, NULL, UNKNOWN, 'It''s', U&'\\0041' FROM t",
     "row_value_in": "SELECT * FROM t WHERE (a, b) IN ((1, 2), (3, 4))",
+    "backslash_is_a_plain_character": "SELECT SPLIT_INDEX(a, '\\', 0), REGEXP_REPLACE(a, '\\d+', 'x') FROM t WHERE b LIKE '%\\_%' ESCAPE '\\'",
     "names_flink_does_not_reserve": "SELECT desc, `if`, ignore, respect FROM t AS desc",
     "quoted_reserved_names": "SELECT `timestamp`, `value`, `partition`, t.`user`, `user`.name FROM t AS `user`",
 }
@@ -141,6 +142,7 @@ BOTH_REJECT = {
     "bare_offset_named_argument": "SELECT * FROM TABLE(TUMBLE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '1' MINUTES, OFFSET => INTERVAL '1' MINUTES))",
     "plural_week_interval": "SELECT a FROM t WHERE ts > x - INTERVAL '1' WEEKS",
     "missing_from_source": "SELECT a FROM",
+    "backslash_does_not_escape_a_quote": "SELECT 'It\\'s' FROM t",
 }
 
 # A reserved word that stops the parse: (statement, word, line, col of the word). Flink
@@ -186,6 +188,13 @@ def test_statement_set_spellings_split_alike(name):
     kinds = [(c.chunk.kind, c.statement.kind) for c in parse_task_text(STATEMENT_SETS[name], {})]
     assert kinds == [("begin_statement_set", "begin_statement_set"), ("statement", "insert"),
                      ("statement", "insert"), ("end", "end")]
+
+
+def test_splitter_reads_strings_like_flink():
+    # '\' is one backslash, so the `;` after it ends the statement
+    chunks = parse_task_text("SELECT SPLIT_INDEX(a, '\\', 0) FROM t;\nSELECT 2 FROM t", {})
+    assert [c.chunk.text for c in chunks] == ["SELECT SPLIT_INDEX(a, '\\', 0) FROM t", "SELECT 2 FROM t"]
+    assert [c.statement.syntax for c in chunks] == [None, None]
 
 
 def test_execute_insert_is_the_insert():
