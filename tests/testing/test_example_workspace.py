@@ -25,6 +25,7 @@ SHOWCASE = {
     "category and user stats from one statement set": "dws/category_user_stats",  # statement set
     "backfill of refunds per shop and day": "dws/shop_refund_1d",  # mirror table, batch mode
     "windows over the enriched order lines of the dwd test": "dws/order_stats_1m",  # cross-project chain
+    "two families of one HBase row from two streams": "dws/user_profile_hbase",  # cropped sinks, merged by key
 }
 
 

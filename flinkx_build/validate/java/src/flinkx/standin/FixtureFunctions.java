@@ -128,12 +128,14 @@ public final class FixtureFunctions {
         private static final long serialVersionUID = 1L;
         private final String id;
         private final List<String> names;
+        private final List<DataType> types;
         private final org.apache.flink.table.connector.sink.DynamicTableSink.DataStructureConverter converter;
 
-        Sink(String id, List<String> names,
+        Sink(String id, List<String> names, DataType consumed,
                 org.apache.flink.table.connector.sink.DynamicTableSink.DataStructureConverter converter) {
             this.id = id;
             this.names = names;
+            this.types = new ArrayList<>(consumed.getChildren());
             this.converter = converter;
         }
 
@@ -144,7 +146,7 @@ public final class FixtureFunctions {
 
         @Override
         public void invoke(RowData value, Context context) {
-            Collected.add(id, FixtureValues.fromRow((Row) converter.toExternal(value), names));
+            Collected.add(id, FixtureValues.fromRow((Row) converter.toExternal(value), names, types));
         }
     }
 }

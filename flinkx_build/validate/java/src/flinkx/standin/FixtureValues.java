@@ -30,7 +30,9 @@ import org.apache.flink.types.RowKind;
  * normalised every value against the column's type, so this side only maps JSON onto the external
  * classes Flink converts from (String, Long, BigDecimal, LocalDateTime, Row, ...): decimals,
  * dates and times arrive as ISO strings, ROW values as arrays in field order, MAP values as
- * arrays of [key, value] pairs. Output uses the same forms, so Python reads back what it wrote.
+ * arrays of [key, value] pairs. Output uses the same forms, except that ROW values are objects
+ * by field name (a sink's DDL may hold only some fields of a family), so Python reads them back
+ * by the meta table's full type.
  */
 final class FixtureValues {
     private FixtureValues() {}
@@ -167,17 +169,17 @@ final class FixtureValues {
     }
 
     /** One collected row: its kind and its values by column name. */
-    static String fromRow(Row row, List<String> names) {
+    static String fromRow(Row row, List<String> names, List<DataType> types) {
         ObjectNode out = NODES.objectNode();
         out.put("kind", row.getKind().shortString());
         ObjectNode values = out.putObject("values");
         for (int i = 0; i < names.size(); i++) {
-            values.set(names.get(i), toJson(row.getField(i)));
+            values.set(names.get(i), toJson(row.getField(i), types.get(i)));
         }
         return out.toString();
     }
 
-    static JsonNode toJson(Object value) {
+    static JsonNode toJson(Object value, DataType type) {
         if (value == null) {
             return NODES.nullNode();
         }
@@ -205,23 +207,30 @@ final class FixtureValues {
         }
         if (value instanceof Row) {
             Row row = (Row) value;
-            ArrayNode fields = NODES.arrayNode();
+            List<String> fieldNames =
+                    ((org.apache.flink.table.types.logical.RowType) type.getLogicalType()).getFieldNames();
+            ObjectNode fields = NODES.objectNode();
             for (int i = 0; i < row.getArity(); i++) {
-                fields.add(toJson(row.getField(i)));
+                fields.set(fieldNames.get(i), toJson(row.getField(i), type.getChildren().get(i)));
             }
             return fields;
         }
         if (value.getClass().isArray()) {
+            DataType element = ((CollectionDataType) type).getElementDataType();
             ArrayNode items = NODES.arrayNode();
             for (int i = 0; i < Array.getLength(value); i++) {
-                items.add(toJson(Array.get(value, i)));
+                items.add(toJson(Array.get(value, i), element));
             }
             return items;
         }
         if (value instanceof Map) {
+            DataType keyType = type instanceof KeyValueDataType
+                    ? ((KeyValueDataType) type).getKeyDataType() : ((CollectionDataType) type).getElementDataType();
+            DataType valueType = type instanceof KeyValueDataType
+                    ? ((KeyValueDataType) type).getValueDataType() : org.apache.flink.table.api.DataTypes.INT();
             ArrayNode pairs = NODES.arrayNode();
             for (Map.Entry<?, ?> entry : ((Map<?, ?>) value).entrySet()) {
-                pairs.addArray().add(toJson(entry.getKey())).add(toJson(entry.getValue()));
+                pairs.addArray().add(toJson(entry.getKey(), keyType)).add(toJson(entry.getValue(), valueType));
             }
             return pairs;
         }

@@ -49,7 +49,7 @@ public final class StandinSink
         }
         DataType type = consumed != null ? consumed : fixture.physicalType;
         return SinkFunctionProvider.of(
-                new FixtureFunctions.Sink(fixture.collectId, fixture.names(metadataKeys),
+                new FixtureFunctions.Sink(fixture.collectId, fixture.names(metadataKeys), type,
                         context.createDataStructureConverter(type)));
     }
 
