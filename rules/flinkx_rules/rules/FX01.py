@@ -160,6 +160,8 @@ class Rule_FX01(BaseRule):
             return None
         if level == "warning" and not self.include_warnings:  # type: ignore[attr-defined]
             return None
+        if level == "warning" and context.parent_stack[-1].is_type("named_argument"):
+            return None  # TVF parameter names as Flink documents them: SIZE => ..., DATA => ...
         if len(word) == 1 and not self.flag_single_letters:  # type: ignore[attr-defined]
             return None
 
