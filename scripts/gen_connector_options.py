@@ -27,6 +27,7 @@ sys.path.insert(0, str(REPO))
 from flinkx_build.validate import jvm as jvmlib  # noqa: E402
 from flinkx_build.validate.engine import FlinkSession  # noqa: E402
 from flinkx_build.validate.engine import flink_available  # noqa: E402
+from flinkx_build.validate.findings import java_messages  # noqa: E402
 
 DATA = REPO / "flinkx_build" / "data" / "connector_options.json"
 CONNECTORS = ("datagen", "print", "blackhole", "filesystem")
@@ -113,16 +114,7 @@ def accepts(session: FlinkSession, connector: str, key: str) -> bool:
     except Exception as exc:  # noqa: BLE001 - Flink's rejection is the answer
         # the key is accepted unless Flink names it unsupported; another error is about its value
         # ("'scan.watermark.alignment.group' and '...max-drift' must be set" together)
-        return "Unsupported options" not in java_messages(exc)
-
-
-def java_messages(exc: BaseException) -> str:
-    cause = getattr(exc, "java_exception", None)
-    messages = []
-    while cause is not None:
-        messages.append(str(cause.getMessage()))
-        cause = cause.getCause()
-    return "\n".join(messages)
+        return not any("Unsupported options" in m for m in java_messages(exc))
 
 
 def generated_entries(session: FlinkSession, version: str) -> tuple[dict[str, dict], dict[str, dict]]:
