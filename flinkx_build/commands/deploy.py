@@ -82,7 +82,7 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
         plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, None)
         if plan.of("upgrade") or (do == "apply" and plan.of("create", "upgrade", "failed")):
             flink = _start_flink(session, jar_paths)
-            plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, flink.compile_plan)
+            plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, flink.compile_plan, flink.flink_version)
         plan.skipped = skipped
         if do == "plan":
             click.echo(render_plan(fmt, plan), nl=False)

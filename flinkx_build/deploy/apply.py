@@ -19,6 +19,7 @@ from flinkx_build.deploy.compat import COMPATIBLE
 from flinkx_build.deploy.flink import DeployFlink
 from flinkx_build.deploy.flink import DeployFlinkError
 from flinkx_build.deploy.identity import FINGERPRINT_KEY
+from flinkx_build.deploy.identity import FLINK_VERSION_KEY
 from flinkx_build.deploy.identity import STATEMENTS_KEY
 from flinkx_build.deploy.identity import TASK_KEY
 from flinkx_build.deploy.identity import Statement
@@ -178,7 +179,8 @@ class Applier:
     def _submit(self, name: str, task_key: str, fingerprint: str, statements: tuple[Statement, ...], restore: str | None) -> str:
         if self.flink is None:
             raise DeployFlinkError("no embedded Flink client to submit with")
-        params = {TASK_KEY: task_key, FINGERPRINT_KEY: fingerprint, STATEMENTS_KEY: encode_statements(list(statements))}
+        params = {TASK_KEY: task_key, FINGERPRINT_KEY: fingerprint, STATEMENTS_KEY: encode_statements(list(statements)),
+                  FLINK_VERSION_KEY: self.flink.flink_version}
         return self.flink.submit(fill(statements, self.secrets), self.rest.url, name, params, restore)
 
     def _start(self, action: Action, restore: str | None) -> Outcome:

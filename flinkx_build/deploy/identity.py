@@ -20,7 +20,7 @@ PREFIX = "flinkx:"
 TASK_KEY = "flinkx.task"
 FINGERPRINT_KEY = "flinkx.fingerprint"
 STATEMENTS_KEY = "flinkx.statements"
-REVISION_KEY = "flinkx.revision"
+FLINK_VERSION_KEY = "flinkx.flink-version"  # of the client that planned the job
 
 
 @dataclass(frozen=True)

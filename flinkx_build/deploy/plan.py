@@ -72,8 +72,9 @@ PlanCompiler = Callable[[list], dict[str, Any]]
 
 
 def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed: dict[str, list[DeployedJob]],
-              projects: list[str], compile_plan: PlanCompiler | None) -> Plan:
-    """`compile_plan(statements) -> COMPILE PLAN JSON`, or None to skip verdicts (no upgrades)."""
+              projects: list[str], compile_plan: PlanCompiler | None, flink_version: str | None = None) -> Plan:
+    """`compile_plan(statements) -> COMPILE PLAN JSON`, or None to skip verdicts (no upgrades);
+    `flink_version`: of the client that plans now (a job planned by another Flink is `unknown`)."""
     plan = Plan(workspace, cluster)
     wanted = {d.task_key: d for d in desired}
     for key in sorted(set(wanted) | set(deployed)):
@@ -91,7 +92,7 @@ def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed:
             if current.fingerprint == target.fingerprint:
                 plan.actions.append(Action(key, "unchanged", target, current))
             else:
-                plan.actions.append(Action(key, "upgrade", target, current, verdict=_verdict(current, target, compile_plan)))
+                plan.actions.append(Action(key, "upgrade", target, current, verdict=_verdict(current, target, compile_plan, flink_version)))
         elif jobs and jobs[0].state == "FAILED":
             plan.actions.append(Action(key, "failed", target, jobs[0], note="its newest job FAILED"))
         else:
@@ -100,7 +101,10 @@ def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed:
     return plan
 
 
-def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompiler | None) -> Verdict:
+def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompiler | None, flink_version: str | None) -> Verdict:
+    if current.flink_version and flink_version and current.flink_version != flink_version:
+        # compiling both sides here would hide the change: both plans would say this client's version
+        return Verdict(UNKNOWN, reason=f"the Flink version changed ({current.flink_version} -> {flink_version})")
     if compile_plan is None:
         return Verdict(UNKNOWN, reason="no Flink planner to compare the plans")
     if current.statements is None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from flinkx_build.deploy.cluster import ACTIVE_STATES
 from flinkx_build.deploy.cluster import FlinkRest
 from flinkx_build.deploy.identity import FINGERPRINT_KEY
+from flinkx_build.deploy.identity import FLINK_VERSION_KEY
 from flinkx_build.deploy.identity import STATEMENTS_KEY
 from flinkx_build.deploy.identity import Statement
 from flinkx_build.deploy.identity import decode_statements
@@ -37,6 +38,7 @@ class DeployedJob:
     start_time: int
     fingerprint: str | None = None
     statements: tuple[Statement, ...] | None = None
+    flink_version: str | None = None  # of the client that planned it
 
     @property
     def active(self) -> bool:
@@ -76,7 +78,7 @@ def deployed_jobs(rest: FlinkRest, ws_name: str) -> dict[str, list[DeployedJob]]
             payload = params.get(STATEMENTS_KEY)
             statements = decode_statements(payload) if payload else None
             job = DeployedJob(job.job_id, job.name, task_key, job.state, job.start_time, params.get(FINGERPRINT_KEY),
-                              tuple(statements) if statements is not None else None)
+                              tuple(statements) if statements is not None else None, params.get(FLINK_VERSION_KEY))
         out.setdefault(task_key, []).append(job)
     for jobs in out.values():
         jobs.sort(key=lambda j: (j.active, j.start_time), reverse=True)

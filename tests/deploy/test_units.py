@@ -141,3 +141,11 @@ def test_sql_that_would_run_code_is_not_planned(kind, text):
         check_safe_to_plan(Statement(kind, text))
     check_safe_to_plan(Statement("create_function", "CREATE TEMPORARY FUNCTION f AS 'com.shop.Fn'"))
     check_safe_to_plan(Statement("insert", "INSERT INTO s SELECT 'ADD JAR' FROM t"))
+
+
+def test_a_job_planned_by_another_flink_version_is_unknown():
+    job = DeployedJob("j", job_name("ws", "p/t"), "p/t", "RUNNING", 1, "old", tuple(STATEMENTS), "1.19.3")
+    plan = make_plan("ws", "http://x", [_desired()], {"p/t": [job]}, [], lambda s: {"flinkVersion": "1.20"}, "1.20.5")
+    (action,) = plan.actions
+    assert action.verdict.summary == "unknown: the Flink version changed (1.19.3 -> 1.20.5)"
+    assert action.needs_fresh_start
