@@ -24,6 +24,8 @@ CREDENTIAL_WORDS: tuple[str, ...] = (
     "password", "passwd", "pwd", "secret", "token", "credential",
     "accesskey", "accessid", "privatekey", "apikey", "authkey", "jaasconfig",
 )
+# normalised keys that hold names, not values: flinkx.yaml's `secrets:` lists the secrets' names
+NOT_CREDENTIALS: frozenset[str] = frozenset({"secrets"})
 _NORMALISED = re.compile("|".join(CREDENTIAL_WORDS))
 _SEPARATORS = re.compile(r"[-_.\s`'\"]")
 _PLACEHOLDERS_ONLY = re.compile(r"\s*(\$\{[A-Za-z_][A-Za-z0-9_.]*\}\s*)+")
@@ -39,7 +41,8 @@ _ASSIGNMENT = re.compile(
 
 def is_credential_key(key: str) -> bool:
     """True for an option key whose value must never be shown (the last dotted part or the whole key)."""
-    return bool(_NORMALISED.search(_SEPARATORS.sub("", key.lower())))
+    normalised = _SEPARATORS.sub("", key.lower())
+    return normalised not in NOT_CREDENTIALS and bool(_NORMALISED.search(normalised))
 
 
 def is_placeholder(value: str) -> bool:
