@@ -26,7 +26,7 @@ KILLS = 24
 EARLY_DELAYS = (0.2, 0.5, 0.9, 1.4)  # seconds after start: in start-up and compile, before the staging folder
 EARLY_KILLS = len(EARLY_DELAYS)
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL") or not hasattr(os, "fork"), reason="needs POSIX signals and fork")
 
 
 def workspace(root: Path) -> Path:
