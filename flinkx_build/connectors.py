@@ -109,19 +109,26 @@ def _format_prefixes(spec: ConnectorSpec, options: Mapping[str, str]) -> list[tu
     return out
 
 
-def known_keys(spec: ConnectorSpec, options: Mapping[str, str], columns: Iterable[str]) -> set[str]:
+def known_keys(spec: ConnectorSpec, options: Mapping[str, str], columns: Iterable[str]) -> frozenset[str]:
     """Every key the connector accepts with these options (format keys and column patterns expanded)."""
+    selected = tuple(options.get(key, "").strip() for key, _ in spec.format_keys)
+    patterned = any(COLUMN in k.split(".") for k in spec.optional)
+    return _known_keys(spec, selected, tuple(columns) if patterned else ())
+
+
+@lru_cache(maxsize=1024)
+def _known_keys(spec: ConnectorSpec, selected: tuple[str, ...], columns: tuple[str, ...]) -> frozenset[str]:
+    # cached: a workspace's tables share a few connectors, formats and (datagen aside) no columns
     known = {"connector", "type"} | set(spec.optional) | {k for group in spec.required for k in group}
     if spec.helper:
         known |= catalog().helper_options
-    names = list(columns)
     for pattern in [k for k in known if COLUMN in k.split(".")]:
         known.discard(pattern)
-        known |= {".".join(name if part == COLUMN else part for part in pattern.split(".")) for name in names}
-    for prefix, fmt in _format_prefixes(spec, options):
+        known |= {".".join(name if part == COLUMN else part for part in pattern.split(".")) for name in columns}
+    for prefix, fmt in _format_prefixes(spec, dict(zip((k for k, _ in spec.format_keys), selected))):
         if fmt is not None:
             known |= {prefix + option for option in fmt.options}
-    return known
+    return frozenset(known)
 
 
 def unknown_keys(spec: ConnectorSpec, options: Mapping[str, str], keys: Iterable[str], columns: Iterable[str],
@@ -130,7 +137,7 @@ def unknown_keys(spec: ConnectorSpec, options: Mapping[str, str], keys: Iterable
 
     `allowed` are keys checked elsewhere (engine-only options such as MRS's source.parallelism).
     """
-    known = known_keys(spec, options, columns) | set(allowed)
+    known = known_keys(spec, options, columns) | frozenset(allowed)
     formats = _format_prefixes(spec, options)
     out = []
     for key in keys:
@@ -147,7 +154,7 @@ def unknown_keys(spec: ConnectorSpec, options: Mapping[str, str], keys: Iterable
     return out
 
 
-def _near_miss(key: str, known: set[str]) -> bool:
+def _near_miss(key: str, known: frozenset[str]) -> bool:
     lowered = {k.lower() for k in known}
     if key.lower() in lowered:
         return False

@@ -65,7 +65,7 @@ def table_diagnostics(ws: Workspace) -> list[Diagnostic]:
     for project in ws.projects.values():
         for table in (t for tables in project.tables.values() for t in tables):
             mirror = any(table.mode_option_locs.get(mode) for mode in MODES)
-            for mode in MODES:
+            for mode in MODES if mirror else MODES[:1]:  # without stream/batch blocks both modes are `with:`
                 options = table.options_for_mode(mode)
                 spec = spec_for(options, table.type)
                 if spec is None:
