@@ -253,7 +253,11 @@ def extend(dataphin: Dialect) -> None:
     # JSON_QUERY(... WITH CONDITIONAL ARRAY WRAPPER), CEIL(ts TO HOUR), FLOOR(ts TO DAY).
     dataphin.replace(
         FunctionContentsGrammar=dataphin.get_grammar("FunctionContentsGrammar").copy(
-            insert=[_json_call_clauses(), Sequence("TO", Ref("DatetimeUnitSegment"))],
+            insert=[
+                _json_call_clauses(),
+                Sequence("TO", Ref("DatetimeUnitSegment")),
+                Sequence("ALL", Delimited(Ref("FunctionContentsExpressionGrammar"))),  # SUM(ALL a)
+            ],
         ),
         # PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a)
         PostFunctionGrammar=dataphin.get_grammar("PostFunctionGrammar").copy(
@@ -280,6 +284,19 @@ def extend(dataphin: Dialect) -> None:
         # reluctant quantifiers in MATCH_RECOGNIZE patterns: B*?, C??, D{1,3}?
         FlinkPatternQuantifierGrammar=dataphin.get_grammar("FlinkPatternQuantifierGrammar").copy(
             insert=[Ref("QuestionMarkSegment", optional=True)],
+        ),
+        # a quantified group: PATTERN (A (B C)+ D)
+        FlinkPatternTermGrammar=OneOf(
+            Sequence(
+                Ref("SingleIdentifierGrammar"),
+                Ref("FlinkPatternQuantifierGrammar", optional=True),
+                allow_gaps=False,
+            ),
+            Sequence(
+                Bracketed(Ref("FlinkPatternSegment")),
+                Ref("FlinkPatternQuantifierGrammar", optional=True),
+                allow_gaps=False,
+            ),
         ),
         LiteralGrammar=dataphin.get_grammar("LiteralGrammar").copy(insert=[Ref("UnknownLiteralSegment")]),
     )

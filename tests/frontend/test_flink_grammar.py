@@ -75,6 +75,7 @@ VALID = {
     "match_recognize": "SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime MEASURES START_ROW.rowtime AS start_tstamp, LAST(PRICE_DOWN.rowtime) AS bottom_tstamp ONE ROW PER MATCH AFTER MATCH SKIP TO LAST PRICE_UP PATTERN (START_ROW PRICE_DOWN+ PRICE_UP) DEFINE PRICE_DOWN AS (LAST(PRICE_DOWN.price, 1) IS NULL AND PRICE_DOWN.price < START_ROW.price) OR PRICE_DOWN.price < LAST(PRICE_DOWN.price, 1), PRICE_UP AS PRICE_UP.price > LAST(PRICE_DOWN.price, 1)) MR",
     "match_recognize_within": "SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime MEASURES FIRST(A.rowtime) AS s, AVG(A.price) AS p ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW PATTERN (A+ B) WITHIN INTERVAL '1' HOUR DEFINE A AS AVG(A.price) < 15)",
     "match_recognize_all_rows_subset": "SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime MEASURES A.price AS p ALL ROWS PER MATCH AFTER MATCH SKIP TO NEXT ROW PATTERN (A{2,} B*? C?? D{1,3}) SUBSET S = (A, B) DEFINE A AS A.price > 1, B AS B.price < 2) AS T",
+    "match_recognize_quantified_group": "SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime MEASURES FIRST(A.price, 1) AS p, MATCH_ROWTIME() AS t PATTERN (A (B C)+ (D | E)) DEFINE A AS A.price > PREV(A.price), B AS B.price < NEXT(B.price, 1))",
     # --- INSERT ---
     "insert_overwrite_static_partition": "INSERT OVERWRITE country_page_view PARTITION (`date`='2019-8-30', country='China') SELECT `user`, cnt FROM page_view_source",
     "insert_partition_and_columns": "INSERT INTO country_page_view PARTITION (`date`='2019-8-30') (`user`, cnt) SELECT `user`, cnt FROM page_view_source",
@@ -98,6 +99,9 @@ VALID = {
     "create_temporary_view": "CREATE TEMPORARY VIEW IF NOT EXISTS v AS SELECT x FROM t",
     # --- queries: VALUES, set operations, ORDER BY / LIMIT / OFFSET FETCH, CTEs ---
     "values": "VALUES (1, 2), (3, 4)",
+    "values_row": "VALUES ROW(1, 2), ROW(3, -4)",
+    "union_order_limit": "SELECT a FROM t UNION ALL SELECT a FROM u ORDER BY a LIMIT 1",
+    "insert_union": "INSERT INTO t SELECT a FROM u UNION ALL SELECT a FROM v",
     "values_alias": "SELECT * FROM (VALUES (1, 2), (1, 3)) AS t1 (a, b)",
     "union": "(SELECT s FROM t1) UNION (SELECT s FROM t2)",
     "union_all": "SELECT s FROM t1 UNION ALL SELECT s FROM t2",
@@ -119,6 +123,9 @@ VALID = {
     "json_exists_query_is_json": "SELECT JSON_EXISTS(j, '$.a' FALSE ON ERROR), JSON_QUERY(j, '$.a' WITH CONDITIONAL ARRAY WRAPPER), JSON_STRING(a) FROM t WHERE j IS JSON OBJECT AND k IS NOT JSON",
     "json_query_returning": "SELECT JSON_QUERY(j, '$.a' RETURNING ARRAY<STRING> WITHOUT ARRAY WRAPPER NULL ON EMPTY EMPTY ARRAY ON ERROR) FROM t",
     "cast_try_cast": "SELECT CAST(a AS BIGINT), TRY_CAST(b AS INT), CAST(c AS DECIMAL(10, 2)), CAST(e AS ROW<x INT, y STRING>), CAST(x AS ARRAY<INT>), CAST(z AS TIMESTAMP(3) WITH LOCAL TIME ZONE), CAST(z AS TIMESTAMP_LTZ(3)) FROM t",
+    "aggregate_all": "SELECT COUNT(1), COUNT(ALL a), SUM(ALL b) FROM t",
+    "collection_type_suffix": "SELECT CAST(x AS INT ARRAY), CAST(y AS VARCHAR(10) MULTISET) FROM t",
+    "trim_substring_position_forms": "SELECT TRIM(TRAILING FROM s), TRIM(' ' FROM s), SUBSTRING(s FROM 2), POSITION('a' IN s FROM 2) FROM t",
     "case": "SELECT CASE WHEN a > 1 THEN 'x' WHEN a < 0 THEN 'y' ELSE 'z' END, CASE b WHEN 1 THEN 'one' ELSE 'many' END FROM t",
     "is_distinct_from": "SELECT a FROM t WHERE a IS DISTINCT FROM b AND c IS NOT DISTINCT FROM d AND e IS NOT UNKNOWN",
     "timestampdiff_extract": "SELECT TIMESTAMPDIFF(DAY, ts1, ts2), TIMESTAMPADD(HOUR, 2, ts1), EXTRACT(YEAR FROM ts1), EXTRACT(DOW FROM ts1), EXTRACT(MILLISECOND FROM ts1) FROM t",
@@ -142,6 +149,7 @@ BOTH_REJECT = {
     "bare_offset_named_argument": "SELECT * FROM TABLE(TUMBLE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '1' MINUTES, OFFSET => INTERVAL '1' MINUTES))",
     "plural_week_interval": "SELECT a FROM t WHERE ts > x - INTERVAL '1' WEEKS",
     "missing_from_source": "SELECT a FROM",
+    "qualify": "SELECT a, ROW_NUMBER() OVER (ORDER BY a) AS rn FROM t QUALIFY rn = 1",
     "backslash_does_not_escape_a_quote": "SELECT 'It\\'s' FROM t",
 }
 
