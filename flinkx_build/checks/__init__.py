@@ -7,23 +7,28 @@ from __future__ import annotations
 
 import sys
 
+from flinkx_build.checks import cdc_sources
 from flinkx_build.checks import changelog_sinks
 from flinkx_build.checks import columns
 from flinkx_build.checks import connector_options
+from flinkx_build.checks import credentials
 from flinkx_build.checks import insert_schema
 from flinkx_build.checks import lookup_keys
+from flinkx_build.checks import settings
 from flinkx_build.checks import time_attributes
+from flinkx_build.checks import workspace
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
-CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check, connector_options.check)
+CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check,
+          cdc_sources.check, credentials.check, settings.check, connector_options.check)
 
 
 def check_codes() -> frozenset[str]:
     """The codes the checks report (each check module lists its own in CODES)."""
-    modules = {sys.modules[check.__module__] for check in CHECKS}
+    modules = {sys.modules[check.__module__] for check in CHECKS} | {workspace}
     return frozenset(code for module in modules for code in getattr(module, "CODES", ()))
 
 

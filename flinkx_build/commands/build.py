@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from flinkx_build.checks.workspace import workspace_findings
+from flinkx_build.lint.noqa import suppressed
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import mode_option
@@ -40,6 +42,9 @@ def compile_workspace(session: Session, projects: list[str]):
     # a chain of tasks that feeds back into itself cannot be deployed in order
     graph = workspace_graph(session.workspace, resolved)
     diags.extend(cycle_diagnostics(graph, find_cycles(graph)))
+    texts = {rt.task.display_path: rt.task.text for rt in resolved}
+    found = workspace_findings(session.workspace, resolved, whole=not projects)
+    diags.extend(d for d in found if not suppressed(texts.get(d.path, ""), d))  # `-- noqa: FX470` as in lint
     return outputs, resolved, diags, graph
 
 

@@ -12,8 +12,8 @@ from flinkx_build.credentials import mask_value
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.errors import did_you_mean
-from flinkx_build.frontend.statements import TableRef
 from flinkx_build.resolve.model import Origin
+from flinkx_build.resolve.effective import hint_options
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 
@@ -39,17 +39,6 @@ def explain_data(rt: ResolvedTask) -> dict:
                     entry["options"][key] = {"value": mask_value(key, value), "from": origin.format()}
                 tables.append(entry)
     return {"task": rt.task.key, "source": rt.task.display_path, "tables": tables}
-
-
-def hint_options(ref: TableRef, path: str) -> dict[str, tuple[str, Origin]]:
-    """The options an `OPTIONS(...)` hint on this reference sets (hint > SET > schema)."""
-    out: dict[str, tuple[str, Origin]] = {}
-    for hint in ref.hints:
-        for item in hint.items:
-            if item.lower == "options":
-                for key, value in item.options:
-                    out[key] = (value, Origin("hint", path, hint.pos.line, hint.pos.col))
-    return out
 
 
 def _definition(d: TableDef) -> dict:

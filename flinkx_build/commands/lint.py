@@ -87,9 +87,12 @@ def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:
         if text:
             echo_result(text)
     errors = sum(d.is_error for d in diags)
-    warnings = len(diags) - errors
+    notes = sum(d.severity == "info" for d in diags)
+    warnings = len(diags) - errors - notes
     if fmt == "human":
-        summary = "clean" if not diags else f"{errors} error(s), {warnings} warning(s)"
+        summary = "clean" if not errors and not warnings else f"{errors} error(s), {warnings} warning(s)"
+        if notes:
+            summary += f", {notes} note(s)"
         if fixed:
             summary = f"fixed {fixed}; " + ("nothing left" if not diags else f"left: {summary}")
         echo_summary(f"flinkx: {summary}", ok=not errors)

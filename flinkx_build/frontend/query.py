@@ -219,6 +219,13 @@ class _Reader:
             seg = items[i]
             if seg.is_type("column_definition"):
                 self.out.create_columns.append(self._column_definition(seg))
+            elif seg.is_type("keyword") and seg.raw.upper() == "WATERMARK" and i + 2 < len(items):
+                target = items[i + 2]
+                names = [identifier_text(s) for s in target.recursive_crawl(*_IDENTIFIERS)] or [identifier_text(target)]
+                for decl in self.out.create_columns:
+                    if decl.name.lower() == names[-1].lower():
+                        decl.rowtime = True
+                i += 2
             elif seg.is_type(*_IDENTIFIERS) and i + 2 < len(items) and items[i + 1].raw.upper() == "AS":
                 expr = self.expressions.read(items[i + 2])
                 self.out.create_columns.append(ir.ColumnDecl(identifier_text(seg), kind="computed", expr=expr, virtual=True, pos=self.expressions.pos(seg)))

@@ -111,6 +111,7 @@ class ColumnDecl:
     expr: Expr | None = None
     virtual: bool = False
     pos: Pos | None = None
+    rowtime: bool = False  # WATERMARK FOR this column
 
 
 @dataclass

@@ -17,6 +17,8 @@ from sqlfluff.core import Linter
 from sqlfluff.core.errors import SQLLintError
 
 from flinkx_build.credentials import mask_in_context
+from flinkx_build.checks.workspace import wanted_opt_in
+from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.parse import context_key
 from flinkx_build.frontend.parse import fluff_config
@@ -161,6 +163,12 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
         diags.extend(result.diagnostics)
         if result.fixed_text is not None:
             fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))
+    if "*" in yaml_paths:  # the whole workspace: the checks that compare tasks with each other
+        lint_cfg = session.workspace.config.lint
+        found = workspace_findings(session.workspace, [session.resolved(t) for t in tasks], whole=True,
+                                   opt_in=wanted_opt_in(lint_cfg.rules, codes.select))
+        texts = {t.display_path: t.text for t in tasks}
+        diags.extend(d for d in _configured(found, lint_cfg) if codes.keeps(d.code) and not suppressed(texts.get(d.path, ""), d))
     return sorted(set(diags)), fixes
 
 

@@ -180,3 +180,14 @@ def _apply_hint_keys(ref: TableRef, keys: dict, task_path: str) -> None:
 def hint_is_dataphin(hint: Hint) -> bool:
     """Hints the build consumes (and removes) rather than passing to Flink."""
     return all(item.lower in (*KEY_KINDS, "dataphincolumns") for item in hint.items)
+
+
+def hint_options(ref: TableRef, path: str) -> dict[str, tuple[str, Origin]]:
+    """The options an `OPTIONS(...)` hint on this reference sets (hint > SET > schema)."""
+    out: dict[str, tuple[str, Origin]] = {}
+    for hint in ref.hints:
+        for item in hint.items:
+            if item.lower == "options":
+                for key, value in item.options:
+                    out[key] = (value, Origin("hint", path, hint.pos.line, hint.pos.col))
+    return out

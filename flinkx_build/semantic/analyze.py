@@ -54,6 +54,17 @@ def table_columns(definition: TableDef, key: str) -> list[SourceColumn]:
     return out
 
 
+def _declared_type(column: ir.ColumnDecl) -> ft.FlinkType | None:
+    """A column of a CREATE TABLE in the task: its type, a time attribute if it has a watermark."""
+    if column.kind == "computed":
+        is_proctime = column.expr is not None and column.expr.kind == ir.CALL and column.expr.text == "PROCTIME"
+        return call_type("PROCTIME", []) if is_proctime else None
+    typ = ft.parse_type(column.type_text)
+    if typ is not None and column.rowtime:
+        return ft.FlinkType(typ.root, typ.params, typ.nullable, typ.text, "rowtime")
+    return typ
+
+
 def _computed_type(expression: str) -> ft.FlinkType | None:
     if " ".join(expression.upper().split()) == "PROCTIME()":
         return call_type("PROCTIME", [])
@@ -134,7 +145,7 @@ class _StatementAnalyzer:
             self.task.task_tables[self.stmt.defines.lower()] = None
             return
         key = task_table_key(self.task.resolved.task.key, self.stmt.defines)
-        columns = [SourceColumn(c.name, ft.parse_type(c.type_text), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
+        columns = [SourceColumn(c.name, _declared_type(c), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
                    for c in sq.create_columns]
         self.task.task_tables[self.stmt.defines.lower()] = None if sq.create_opaque else columns
 

@@ -64,6 +64,10 @@ CASES: dict[str, tuple[str, str | None]] = {
     "watermark_on_timestamp6": ("SET ods.raw_events.`watermark` = 'WATERMARK FOR ts6 AS ts6';\nINSERT INTO dwd.wide_sink SELECT id, id, 1.0, ts_str FROM ods.raw_events;", "FX450"),
     "window_on_plain_timestamp": ("INSERT INTO window_sink SELECT window_start, channel, COUNT(*) FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", "FX451"),
     "window_on_proctime": (PROCTIME + "INSERT INTO window_sink SELECT CAST(window_start AS TIMESTAMP(3)), channel, COUNT(*) FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(pt), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", None),
+    "local_table_with_watermark": ("CREATE TEMPORARY TABLE clicks (id BIGINT, channel STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen');\n"
+                                   "INSERT INTO window_sink SELECT window_start, channel, COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", None),
+    "local_table_without_watermark": ("CREATE TEMPORARY TABLE clicks (id BIGINT, channel STRING, ts TIMESTAMP(3)) WITH ('connector' = 'datagen');\n"
+                                      "INSERT INTO window_sink SELECT window_start, channel, COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;", "FX451"),
 }
 CODES_UNDER_TEST = {"FX401", "FX402", "FX403", "FX410", "FX411", "FX430", "FX440", "FX450", "FX451"}
 

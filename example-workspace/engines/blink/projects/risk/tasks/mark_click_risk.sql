@@ -39,7 +39,8 @@ FROM (
 ) AS m;
 
 -- 1. SDK clicks on a flagged device. Lookup key from the SET: device_id.
-INSERT INTO dwd_ad_click_risk
+-- (check_click_placement.sql writes the placement signals into the same table: FX470 silenced)
+INSERT INTO dwd_ad_click_risk  -- noqa: FX470
 SELECT
   c.click_id, c.click_channel, c.region, c.device_id, c.client_ip, c.ad_id, c.media_id, c.click_time,
   'DEVICE' AS signal_type,

@@ -1,0 +1,107 @@
+"""FX460-FX463: mysql-cdc sources as seed 001 (the DLI mysql-cdc page) requires them.
+
+FX460: two readers of one MySQL server whose `server-id` values or ranges overlap
+(every binlog client needs its own id, or it reads from the wrong position).
+FX461: a `server-id` range with fewer ids than the source's parallelism (each
+parallel reader needs one). FX462: a table without a primary key and without
+`scan.incremental.snapshot.chunk.key-column`. FX463: a watermark on a CDC source.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.effective import hint_options
+from flinkx_build.resolve.model import Origin
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.semantic.model import TaskModel
+from flinkx_build.validate.standin import original_connector
+
+CODES = ("FX460", "FX461", "FX462", "FX463")
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class CdcReader:
+    task: str
+    table: str
+    server: str  # hostname:port as written (placeholders compare as text)
+    ids: tuple[int, int]
+    origin: Origin
+
+
+def readers(resolved: ResolvedTask) -> list[CdcReader]:
+    """Every mysql-cdc source the task reads with an explicit server-id."""
+    out = []
+    for rs in resolved.statements:
+        for ref, bound in zip(rs.parsed.tables, rs.tables):
+            d = bound.definition
+            if d is None or ref.role == "write" or original_connector(d.options) != "mysql-cdc":
+                continue
+            options = {k: (v, d.origins.get(f"option:{k}")) for k, v in d.options.items()}
+            options.update(hint_options(ref, resolved.task.display_path))
+            value, origin = options.get("server-id", (None, None))
+            m = _RANGE.match(value or "")
+            if m is None or origin is None:
+                continue
+            lo = int(m.group(1))
+            hi = int(m.group(2) or lo)
+            server = f"{d.options.get('hostname', '')}:{d.options.get('port', '3306')}"
+            out.append(CdcReader(resolved.task.key, bound.key, server, (min(lo, hi), max(lo, hi)), origin))
+    return out
+
+
+def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+    path = resolved.task.display_path
+    out = []
+    parallelism = _parallelism(resolved)
+    for reader in readers(resolved):
+        size = reader.ids[1] - reader.ids[0] + 1
+        if size < parallelism:
+            o = reader.origin
+            out.append(Diagnostic(o.path, o.line, o.col, "FX461",
+                                  f"server-id of {reader.table} gives {size} id(s) for a source parallelism of {parallelism}: each parallel reader needs its own",
+                                  f"use a range of at least {parallelism} ids, e.g. '{reader.ids[0]}-{reader.ids[0] + parallelism - 1}'"))
+    seen = set()
+    for rs in resolved.statements:
+        for ref, bound in zip(rs.parsed.tables, rs.tables):
+            d = bound.definition
+            if d is None or ref.role == "write" or original_connector(d.options) != "mysql-cdc" or (bound.key, ref.pos) in seen:
+                continue
+            seen.add((bound.key, ref.pos))
+            if not d.primary_key and "scan.incremental.snapshot.chunk.key-column" not in d.options:
+                out.append(Diagnostic(path, ref.pos.line, ref.pos.col, "FX462",
+                                      f"the mysql-cdc source {bound.key} has no primary key and no scan.incremental.snapshot.chunk.key-column",
+                                      "declare primary_key:, or set scan.incremental.snapshot.chunk.key-column to one NOT NULL column"))
+            if d.watermark:
+                o = d.origins.get("watermark")
+                line, col = (o.line, o.col) if o else (ref.pos.line, ref.pos.col)
+                out.append(Diagnostic(o.path if o else path, line, col, "FX463", f"a watermark on the mysql-cdc source {bound.key}: CDC sources do not support watermarks",
+                                      "window over a table the CDC stream is written to, or use a processing-time window"))
+    return out
+
+
+def _parallelism(resolved: ResolvedTask) -> int:
+    """`SET 'parallelism.default' = 'n'` in the task, else 1."""
+    value = 1
+    for rs in resolved.statements:
+        if rs.parsed.flink_set and rs.parsed.flink_set[0] == "parallelism.default" and rs.parsed.flink_set[1].isdigit():
+            value = int(rs.parsed.flink_set[1])
+    return value
+
+
+def overlap_findings(all_readers: list[CdcReader]) -> list[Diagnostic]:
+    """FX460 for each pair of readers of one server (in different places) whose ids overlap."""
+    out = []
+    for i, a in enumerate(all_readers):
+        for b in all_readers[i + 1:]:
+            if a.server != b.server or a.origin == b.origin or a.ids[1] < b.ids[0] or b.ids[1] < a.ids[0]:
+                continue
+            for me, other in ((a, b), (b, a)):
+                o = me.origin
+                out.append(Diagnostic(o.path, o.line, o.col, "FX460",
+                                      f"server-id {me.ids[0]}-{me.ids[1]} of {me.table} ({me.task}) overlaps {other.ids[0]}-{other.ids[1]} of {other.table} ({other.task}, {other.origin.path}:{other.origin.line}) on MySQL {me.server}",
+                                      "give every reader of one MySQL server its own server-id range"))
+    return out

@@ -1,0 +1,76 @@
+"""FX460-FX463: mysql-cdc sources (seed 001: unique server-id per reader, a range at least
+the parallelism, a chunk key column for tables without a primary key, no watermark)."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests.helpers import session_for
+
+CDC = """
+    type: mysql-cdc
+    columns:
+      - {{name: id, type: BIGINT}}
+      - {{name: name, type: STRING}}
+      - {{name: ts, type: "TIMESTAMP(3)"}}
+    {key}
+    with: {{connector: mysql-cdc, hostname: db1, port: "3306", username: flink, password: "${{pw}}", database-name: shop, table-name: {name}, server-id: "{ids}"{extra}}}
+"""
+SINK = "type: print\ncolumns:\n  - {name: id, type: BIGINT}\n  - {name: name, type: STRING}\nwith: {connector: print}\n"
+
+
+def workspace(make_workspace, tasks: dict[str, str], ids=("5400-5403", "5500-5503"), key="primary_key: [id]", extra=""):
+    files = {
+        "flinkx.yaml": "engine: flink\nsecrets: [pw]\n",
+        "projects/ods/tables/users.yaml": textwrap.dedent(CDC.format(key=key, name="users", ids=ids[0], extra=extra)),
+        "projects/ods/tables/orders.yaml": textwrap.dedent(CDC.format(key=key, name="orders", ids=ids[1], extra=extra)),
+        "projects/ods/tables/out.yaml": SINK,
+    }
+    files.update({f"projects/ods/tasks/{n}.sql": sql for n, sql in tasks.items()})
+    return make_workspace(files)
+
+
+def codes(cli, ws) -> list[str]:
+    result = cli("lint", str(ws))
+    return [line.split()[1] for line in result.stdout.splitlines() if " FX46" in line]
+
+
+READ_USERS = "INSERT INTO out SELECT id, name FROM users;\n"
+READ_ORDERS = "INSERT INTO out SELECT id, name FROM orders;\n"
+
+
+def test_distinct_ranges_are_fine(make_workspace, cli):
+    assert codes(cli, workspace(make_workspace, {"a": READ_USERS, "b": READ_ORDERS})) == []
+
+
+def test_overlapping_ranges_on_one_server(make_workspace, cli):
+    ws = workspace(make_workspace, {"a": READ_USERS, "b": READ_ORDERS}, ids=("5400-5403", "5403-5410"))
+    result = cli("lint", str(ws))
+    lines = [line for line in result.stdout.splitlines() if "FX460" in line]
+    assert len(lines) == 2 and all("overlaps" in line for line in lines)
+    assert any("users.yaml" in line and "orders" in line for line in lines)  # each names the other place
+
+
+def test_a_hint_gives_one_task_its_own_ids(make_workspace, cli):
+    hinted = "INSERT INTO out SELECT id, name FROM orders /*+ OPTIONS('server-id' = '6000-6003') */;\n"
+    ws = workspace(make_workspace, {"a": READ_USERS, "b": hinted}, ids=("5400-5403", "5400-5403"))
+    assert codes(cli, ws) == []
+
+
+def test_range_smaller_than_parallelism(make_workspace, cli):
+    sql = "SET 'parallelism.default' = '8';\n" + READ_USERS
+    assert codes(cli, workspace(make_workspace, {"a": sql})) == ["FX461"]
+
+
+@pytest.mark.parametrize("key, extra, expected", [
+    ("", "", ["FX462"]),
+    ("", ", scan.incremental.snapshot.chunk.key-column: id", []),
+])
+def test_table_without_primary_key(make_workspace, cli, key, extra, expected):
+    assert codes(cli, workspace(make_workspace, {"a": READ_USERS}, key=key, extra=extra)) == expected
+
+
+def test_watermark_on_cdc_source(make_workspace, cli):
+    sql = "SET users.`watermark` = 'WATERMARK FOR ts AS ts';\n" + READ_USERS
+    assert codes(cli, workspace(make_workspace, {"a": sql})) == ["FX463"]
