@@ -16,7 +16,6 @@ from flinkx_build.semantic.analyze import sink_columns
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.types import implicit_cast
 
-
 CODES = ("FX410", "FX411")
 
 

@@ -13,9 +13,9 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.semantic.analyze import COMPARISONS
 from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import LookupUse
-from flinkx_build.semantic.analyze import COMPARISONS
 from flinkx_build.semantic.model import TaskModel
 
 CODES = ("FX440", "FX441")

@@ -22,15 +22,15 @@ from flinkx_build.semantic.model import AGGREGATION
 from flinkx_build.semantic.model import IDENTITY
 from flinkx_build.semantic.model import TRANSFORMATION
 from flinkx_build.semantic.model import Binding
-from flinkx_build.semantic.model import LookupUse
-from flinkx_build.semantic.model import WindowUse
 from flinkx_build.semantic.model import ColumnId
 from flinkx_build.semantic.model import LineageInput
+from flinkx_build.semantic.model import LookupUse
 from flinkx_build.semantic.model import OutputColumn
 from flinkx_build.semantic.model import ScopeSource
 from flinkx_build.semantic.model import SourceColumn
 from flinkx_build.semantic.model import StatementModel
 from flinkx_build.semantic.model import TaskModel
+from flinkx_build.semantic.model import WindowUse
 from flinkx_build.semantic.model import compose
 
 WINDOW_COLUMNS = ("window_start", "window_end", "window_time")

@@ -6,8 +6,6 @@ import textwrap
 
 import pytest
 
-from tests.helpers import session_for
-
 CDC = """
     type: mysql-cdc
     columns:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import session_for
-from tests.semantic.conftest import workspace_with_tasks
 
 # expression over ods.orders -> the type flinkx infers (nullability aside)
 EXPRESSIONS = {
@@ -39,9 +38,10 @@ def _strip_null(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def typed(tmp_path_factory, flink):
+    import textwrap
+
     from tests.conftest import write_tree
     from tests.semantic.conftest import TABLES
-    import textwrap
 
     root = tmp_path_factory.mktemp("types") / "ws"
     tasks = {}
