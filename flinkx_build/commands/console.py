@@ -51,7 +51,7 @@ def finding_text(diag: Diagnostic) -> Text:
     text = Text()
     text.append(f"{diag.path}:{diag.line}:{diag.col}:", style="bold")
     text.append(" ")
-    text.append(diag.code, style="bold red" if diag.is_error else "bold yellow")
+    text.append(diag.code, style={"error": "bold red", "info": "bold blue"}.get(diag.severity, "bold yellow"))
     text.append(f" {diag.message}")
     if diag.hint:
         text.append(f" ({diag.hint})", style="cyan")

@@ -70,11 +70,15 @@ def _escape_property(text: str) -> str:
 
 def github_command(d: Diagnostic) -> str:
     """`::error file=..,line=..,col=..,title=CODE::message (hint)`: the code once, as the title."""
-    level = "error" if d.is_error else "warning"
+    level = {"error": "error", "info": "notice"}.get(d.severity, "warning")
     props = {"file": d.path, "line": str(d.line), "col": str(d.col), "title": d.code}
     head = ",".join(f"{key}={_escape_property(value)}" for key, value in props.items())
     message = d.message + (f" ({d.hint})" if d.hint else "")
     return f"::{level} {head}::{_escape_data(message)}"
+
+
+def _sarif_level(severity: str) -> str:
+    return {"error": "error", "info": "note"}.get(severity, "warning")
 
 
 def _artifact(path: str) -> dict:
@@ -88,7 +92,7 @@ def sarif(diags: list[Diagnostic], tool: str = "flinkx") -> dict:
     codes = sorted({d.code for d in diags})
     rules = [
         {"id": c, "shortDescription": {"text": CODES.get(c, ("", c))[1] or c}, "helpUri": help_url(c),
-         "defaultConfiguration": {"level": "error" if CODES.get(c, ("error",))[0] == "error" else "warning"}}
+         "defaultConfiguration": {"level": _sarif_level(CODES.get(c, ("error",))[0])}}
         for c in codes
     ]
     index = {c: i for i, c in enumerate(codes)}
@@ -96,7 +100,7 @@ def sarif(diags: list[Diagnostic], tool: str = "flinkx") -> dict:
         {
             "ruleId": d.code,
             "ruleIndex": index[d.code],
-            "level": "error" if d.is_error else "warning",
+            "level": _sarif_level(d.severity),
             "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
             "locations": [{"physicalLocation": {"artifactLocation": _artifact(d.path), "region": {"startLine": d.line, "startColumn": d.col}}}],
         }

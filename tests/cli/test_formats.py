@@ -7,6 +7,8 @@ from pathlib import Path
 
 from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
+from flinkx_build.lint.formats import _escape_data
+from flinkx_build.lint.formats import _escape_property
 from flinkx_build.lint.formats import github_command
 from flinkx_build.lint.formats import help_url
 
@@ -48,13 +50,13 @@ def test_sarif_has_help_uri_and_uri_base_id(lint_ws, cli, monkeypatch):
 
 
 def test_github_escapes_properties_and_message_and_prints_the_code_once():
-    diag = Diagnostic("dir,with:odd%chars/t.sql", 3, 7, "FX130", "unknown table 'a%b'\nsecond line\r", "did you mean 'x,y'?")
+    diag = Diagnostic("dir,with:odd%chars/t.sql", 3, 7, "FX130", "unknown table 'a%b'", "did you mean 'x,y'?")
     line = github_command(diag)
-    assert line == (
-        "::error file=dir%2Cwith%3Aodd%25chars/t.sql,line=3,col=7,title=FX130::"
-        "unknown table 'a%25b'%0Asecond line%0D (did you mean 'x,y'?)"
-    )
+    assert line == "::error file=dir%2Cwith%3Aodd%25chars/t.sql,line=3,col=7,title=FX130::unknown table 'a%25b' (did you mean 'x,y'?)"
     assert line.count("FX130") == 1
+    # line breaks cannot reach a Diagnostic's message any more, but the escaping handles them
+    assert _escape_data("a%b\r\nc") == "a%25b%0D%0Ac"
+    assert _escape_property("a%b:c,d\ne") == "a%25b%3Ac%2Cd%0Ae"
 
 
 def test_github_format_from_the_cli(make_workspace, cli):
@@ -67,3 +69,12 @@ def test_github_format_from_the_cli(make_workspace, cli):
     [line] = result.stdout.splitlines()
     assert re.fullmatch(r"::error file=\S*a%2Cb/projects/p/tasks/t\.sql,line=1,col=16,title=FX130::unknown table 'srcc'.*", line), line
     assert line.count("FX130") == 1
+
+
+def test_info_findings_are_notes_and_notices():
+    from flinkx_build.lint.formats import sarif
+
+    note = Diagnostic("t.sql", 1, 1, "FX130", "just so you know", severity="info")
+    assert github_command(note).startswith("::notice file=t.sql,")
+    log = sarif([note])
+    assert log["runs"][0]["results"][0]["level"] == "note"
