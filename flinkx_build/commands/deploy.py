@@ -80,6 +80,8 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
     flink = None
     try:
         plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, None)
+        # before the client JVM starts: a missing secret is one line, and nothing has begun
+        secrets = _secrets(session, plan) if do == "apply" else {}
         if plan.of("upgrade") or (do == "apply" and plan.of("create", "upgrade", "failed")):
             flink = _start_flink(session, jar_paths)
             plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, flink.compile_plan, flink.flink_version)
@@ -87,7 +89,7 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
         if do == "plan":
             click.echo(render_plan(fmt, plan), nl=False)
             return
-        _apply(session, plan, rest, flink, savepoint_dir, allow_fresh_start, fmt, started)
+        _apply(plan, rest, flink, secrets, savepoint_dir, allow_fresh_start, fmt, started)
     finally:
         if flink is not None:
             flink.close()
@@ -104,17 +106,20 @@ def _start_flink(session: Session, jars: list[Path]):
         raise UsageError(f"flinkx deploy needs the embedded Flink client: {exc}") from None
 
 
-def _apply(session: Session, plan, rest: FlinkRest, flink, savepoint_dir: str | None, allow_fresh_start: bool,
+def _secrets(session: Session, plan) -> dict[str, str]:
+    try:
+        return secret_values(plan, session.workspace.config.secrets)
+    except MissingSecret as missing:
+        raise _secret_error(missing) from None
+
+
+def _apply(plan, rest: FlinkRest, flink, secrets: dict[str, str], savepoint_dir: str | None, allow_fresh_start: bool,
            fmt: str, started: float) -> None:
     as_json = fmt == "json"
 
     def progress(line: str) -> None:
         click.echo(line, err=as_json)
 
-    try:
-        secrets = secret_values(plan, session.workspace.config.secrets)
-    except MissingSecret as missing:
-        raise _secret_error(missing) from None
     if not as_json:
         click.echo(render_plan(fmt, plan), nl=False)
     refused = [a for a in plan.actions if a.needs_fresh_start] if not allow_fresh_start else []
