@@ -98,6 +98,9 @@ def test_first_apply_creates_every_job_and_they_run(deploy, flink_cluster, deplo
         params = rest(flink_cluster, f"/jobs/{job_id}/config")["execution-config"]["user-config"]
         assert params["flinkx.task"] == task and len(params["flinkx.fingerprint"]) == 16
         assert SECRET not in json.dumps(params)  # the stored statements keep ${archive_dir}
+    deadline = time.monotonic() + 20  # the sink makes its folder with the first row it writes
+    while not (deploy.archive / "clicks").is_dir() and time.monotonic() < deadline:
+        time.sleep(0.2)
     assert (deploy.archive / "clicks").is_dir()  # the secret reached the filesystem sink
     logs = deploy_workspace / ".flinkx-cache" / "flink-logs"
     assert SECRET not in result.stdout + result.stderr
