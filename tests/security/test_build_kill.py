@@ -30,11 +30,15 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL") or not hasattr(os
 
 
 def workspace(root: Path) -> Path:
+    """One source and one sink per task (each table has one writer): only connectors that need no options."""
     files = {
         "flinkx.yaml": "engine: flink\n",
-        "projects/ods/tables/src.yaml": "type: kafka\ncolumns:\n  - {name: id, type: STRING}\n  - {name: amount, type: INT}\nwith: {connector: kafka, topic: src, format: json}\n",
-        "projects/dwd/tables/sink.yaml": "type: jdbc\ncolumns:\n  - {name: id, type: STRING}\n  - {name: amount, type: INT}\nprimary_key: [id]\nwith: {connector: jdbc, url: 'jdbc:mysql://db/dw', table-name: sink}\n",
+        "projects/ods/tables/src.yaml": "type: datagen\ncolumns:\n  - {name: id, type: STRING}\n  - {name: amount, type: INT}\nwith: {connector: datagen}\n",
     }
+    for i in range(TASKS):
+        files[f"projects/dwd/tables/sink{i:03d}.yaml"] = (
+            "type: blackhole\ncolumns:\n  - {name: id, type: STRING}\n  - {name: amount, type: INT}\nwith: {connector: blackhole}\n"
+        )
     return write_tree(root, files)
 
 
@@ -43,7 +47,7 @@ def set_version(root: Path, version: int) -> None:
     tasks = root / "projects" / "dwd" / "tasks"
     tasks.mkdir(parents=True, exist_ok=True)
     for i in range(TASKS):
-        (tasks / f"t{i:03d}.sql").write_text(f"INSERT INTO sink SELECT id, amount + {i * 10 + version} FROM ods.src;\n")
+        (tasks / f"t{i:03d}.sql").write_text(f"INSERT INTO sink{i:03d} SELECT id, amount + {i * 10 + version} FROM ods.src;\n")
 
 
 def build_cmd(root: Path) -> list[str]:

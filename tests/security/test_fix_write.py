@@ -19,7 +19,7 @@ WS = {
         columns:
           - {name: id, type: STRING}
           - {name: value, type: STRING}
-        with: {connector: kafka, topic: src, format: json}
+        with: {connector: kafka, topic: src, format: json, properties.bootstrap.servers: "k:9092"}
     """,
     "projects/p/tables/sink.yaml": """
         type: jdbc
