@@ -5,10 +5,14 @@ import time
 from pathlib import Path
 
 import click
+from rich.text import Text
 
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
+from flinkx_build.commands.console import console_for
+from flinkx_build.commands.console import echo_progress
+from flinkx_build.commands.console import echo_summary
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 
@@ -61,16 +65,29 @@ def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Pa
         raise WorkspaceErrors(errors)
     echo_diagnostics(suite.diagnostics)
     if not suite.cases:
-        click.echo("flinkx: no tests (add them under projects/<project>/tests/*.yaml)")
+        echo_summary("flinkx: no tests (add them under projects/<project>/tests/*.yaml)", ok=None)
         return
     try:
-        results = run_suite(suite, ws.root / ws.config.cache_dir, timeout)
+        results = run_suite(suite, ws.root / ws.config.cache_dir, timeout, echo_progress)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx test could not run Flink: {exc}") from None
     elapsed = time.perf_counter() - started
-    click.echo(report.FORMATS[fmt](results, elapsed))
+    if fmt == "human":
+        _echo_human(report.human(results, elapsed))
+    else:
+        click.echo(report.FORMATS[fmt](results, elapsed))
     if junit_xml is not None:
         junit_xml.parent.mkdir(parents=True, exist_ok=True)
         junit_xml.write_text(report.junit(results, elapsed), encoding="utf-8")
-    if any(r.status != "pass" for r in results):
+    failed = any(r.status != "pass" for r in results)
+    echo_summary(report.summary(results, elapsed), ok=not failed)
+    if failed:
         raise SystemExit(1)
+
+
+def _echo_human(text: str) -> None:
+    """The result lines on stdout; PASS green and FAIL red on a terminal (same characters)."""
+    console = console_for(err=False)
+    for line in text.splitlines():
+        style = "green" if line.startswith("PASS") else "red" if line.startswith("FAIL") else ""
+        console.print(Text(line, style=style))

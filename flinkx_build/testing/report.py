@@ -28,6 +28,7 @@ class CaseResult:
 
 
 def human(results: list[CaseResult], seconds: float) -> str:
+    """One PASS/FAIL line per case and each failure's diff (the summary line is separate)."""
     lines = []
     for result in results:
         mark = "PASS" if result.status == "pass" else "FAIL"
@@ -41,7 +42,6 @@ def human(results: list[CaseResult], seconds: float) -> str:
                 continue
             lines.append(f"      {verdict.table} ({verdict.form}): {verdict.summary}")
             lines += [f"        {detail}" for detail in verdict.details]
-    lines.append(summary(results, seconds))
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
@@ -72,12 +73,14 @@ def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: boo
     return Suite(cases, {c.name: c for c in selected}, sessions, diags)
 
 
-def run_suite(suite: Suite, cache_dir: Path, timeout: float) -> list[CaseResult]:
+def run_suite(suite: Suite, cache_dir: Path, timeout: float,
+              progress: Callable[[str], None] = lambda _: None) -> list[CaseResult]:
     from flinkx_build.testing.run import TestRunner
 
     results = []
     with TestRunner(cache_dir, timeout) as runner:
         for case in suite.cases:
+            progress(f"running {case.task}: {case.name}")
             session = suite.sessions[case.mode]
             project, _, name = case.task.partition("/")
             script = session.compiled(session.workspace.projects[project].tasks[name])

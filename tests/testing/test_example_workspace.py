@@ -41,7 +41,7 @@ def test_example_workspace_tests_pass(tmp_path):
     for name, task in SHOWCASE.items():
         assert any(re.match(rf"PASS  {re.escape(task)}: {re.escape(name)}( \[batch\])? \(", line) for line in lines), (name, lines)
     assert not any(line.startswith("FAIL") for line in lines)
-    assert re.search(rf"flinkx: {len(SHOWCASE)} passed, 0 failed", result.stdout)
+    assert re.search(rf"flinkx: {len(SHOWCASE)} passed, 0 failed", result.stderr)
     suite = ET.parse(report).getroot()
     assert suite.get("tests") == str(len(SHOWCASE)) and suite.get("failures") == "0"
     assert {case.get("name") for case in suite.iter("testcase")} == set(SHOWCASE)

@@ -9,6 +9,7 @@ from flinkx_build.testing.report import CaseResult
 from flinkx_build.testing.report import as_json
 from flinkx_build.testing.report import human
 from flinkx_build.testing.report import junit
+from flinkx_build.testing.report import summary
 from tests.conftest import EXAMPLE
 from tests.testing.conftest import needs_flink
 from tests.testing.conftest import run_flinkx
@@ -31,8 +32,8 @@ def test_human():
         "        missing:    {channel: app}  (t.yaml:14)",
         "FAIL  dws/bad: job fails (0.5 s)  t.yaml:20",
         "      Flink could not run the test: the job failed: X: y",
-        "flinkx: 1 passed, 2 failed (4.0 s)",
     ]
+    assert summary(RESULTS, 4.0) == "flinkx: 1 passed, 2 failed (4.0 s)"
 
 
 def test_json():
