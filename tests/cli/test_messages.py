@@ -14,7 +14,7 @@ def table_ws(make_workspace, table: str):
 
 def test_kafka_table_with_a_jdbc_connector(make_workspace, cli):
     root = table_ws(make_workspace, "type: kafka\ncolumns: [{name: id, type: STRING}]\nwith:\n  topic: t\n  connector: jdbc\n")
-    result = cli("lint", str(root))
+    result = cli("lint", str(root), "--select", "FX104")
     assert result.exit_code == 1
     [line] = result.stdout.splitlines()
     assert line.endswith("projects/p/tables/t.yaml:5:14: FX104 connector 'jdbc' does not match the table's type 'kafka' "

@@ -109,7 +109,7 @@ def test_fx106_fix_keeps_every_other_byte_and_the_compiled_sql(lint_ws, cli):
         "stream:\n"
         "  with:\n"
         "    number-of-rows: 1.50     # trailing comment\n"
-        "    'already': '5'\n"
+        "    'fields.id.kind': 'random'\n"
     )
     root = lint_ws(CLEAN_TASK, extra={"projects/p/tables/src.yaml": table})
     out = root / "build"
