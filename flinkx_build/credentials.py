@@ -50,12 +50,26 @@ def is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDERS_ONLY.fullmatch(value))
 
 
+# keys whose value is itself a list of `key=value` settings (a JAAS line): only the
+# credentials inside are masked, so `username='u' password='${pw}'` stays readable
+STRUCTURED_WORDS: tuple[str, ...] = ("jaasconfig",)
+
+
 def mask_value(key: str, value: Any) -> Any:
     """`value` as it may be shown for option `key`."""
     if value is None or not is_credential_key(key):
         return value
     text = str(value)
-    return value if is_placeholder(text) else MASK
+    if is_placeholder(text):
+        return value
+    if any(word in _SEPARATORS.sub("", key.lower()) for word in STRUCTURED_WORDS):
+        return mask_text(text)
+    return MASK
+
+
+def has_literal_credential(key: str, value: Any) -> bool:
+    """True when option `key` = `value` writes a credential's value literally (what masking hides)."""
+    return value is not None and str(value).strip() != "" and mask_value(key, value) != value
 
 
 def mask_options(options: dict[str, Any]) -> dict[str, Any]:

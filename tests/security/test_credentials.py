@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from flinkx_build.credentials import MASK
+from flinkx_build.credentials import has_literal_credential
 from flinkx_build.credentials import is_credential_key
 from flinkx_build.credentials import mask_in_context
 from flinkx_build.credentials import mask_text
@@ -30,6 +31,18 @@ def test_credential_keys(key):
 @pytest.mark.parametrize("key", ["connector", "key.fields", "value.format", "username", "url", "topic", "tableName", "keyby", "primary-key", "secrets"])
 def test_ordinary_keys(key):
     assert not is_credential_key(key)
+
+
+def test_a_jaas_line_masks_only_the_literal_credentials_in_it():
+    key = "properties.sasl.jaas.config"
+    with_placeholder = "org.apache.kafka.common.security.plain.PlainLoginModule required username='u' password='${pw}';"
+    assert mask_value(key, with_placeholder) == with_placeholder
+    assert not has_literal_credential(key, with_placeholder)
+    literal = "org.apache.kafka.common.security.plain.PlainLoginModule required username='u' password='hunter22';"
+    assert mask_value(key, literal) == literal.replace("hunter22", MASK)
+    assert has_literal_credential(key, literal)
+    assert has_literal_credential("password", "hunter22") and not has_literal_credential("password", "${pw}")
+    assert not has_literal_credential("topic", "hunter22")
 
 
 def test_placeholders_are_shown_literals_are_masked():
