@@ -108,7 +108,9 @@ def layout(graph: nx.DiGraph, nodes: set[str]) -> Layout:
     return _place(nodes, layer, project, band_of, layers, chains)
 
 
-def _place(nodes, layer, project, band_of, layers, chains) -> Layout:
+def _place(nodes: set[str], layer: dict[str, int], project: dict[str, str], band_of: dict[str, int],
+           layers: dict[int, list[str]], chains: dict[tuple[str, str], list[str]]) -> Layout:
+    """Coordinates: each band as tall as its fullest layer, each layer's nodes centred in their band."""
     def height(n: str) -> float:
         return (NODE_H + GAP_Y) if n in nodes else VIRTUAL_H
 
