@@ -105,3 +105,17 @@ def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
         replace_text(path, "new\n")
     assert path.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["t.sql"]
+
+
+def test_a_symlinked_meta_table_is_not_rewritten_by_the_yaml_fix(ws, cli):
+    """The FX106 fix (quote a number) writes YAML files through the same guard."""
+    (ws / "projects/p/tasks/t.sql").write_text(FIXED)
+    shared = ws / "shared_tables" / "src.yaml"
+    shared.parent.mkdir()
+    table = (ws / "projects/p/tables/src.yaml").read_text().replace("format: json", "format: json, sink.parallelism: 2")
+    shared.write_text(table)
+    (ws / "projects/p/tables/src.yaml").unlink()
+    (ws / "projects/p/tables/src.yaml").symlink_to(shared)
+    result = cli("fix", str(ws))
+    assert shared.read_text() == table, result.lines
+    assert any("FX194" in line and "src.yaml" in line for line in result.lines), result.lines
