@@ -19,7 +19,9 @@ from sqlfluff.core.parser import BaseSegment
 from sqlfluff.core.parser import Bracketed
 from sqlfluff.core.parser import CodeSegment
 from sqlfluff.core.parser import Delimited
+from sqlfluff.core.parser import IdentifierSegment
 from sqlfluff.core.parser import LiteralKeywordSegment
+from sqlfluff.core.parser import MultiStringParser
 from sqlfluff.core.parser import OneOf
 from sqlfluff.core.parser import Ref
 from sqlfluff.core.parser import RegexLexer
@@ -30,15 +32,24 @@ from sqlfluff.core.parser import StringParser
 # (column, alias, table name, `t.desc`): measured with Flink's parser.
 FLINK_UNRESERVED = ("DESC", "IF", "IGNORE", "RESPECT")
 
-# Niladic functions Calcite reads where a column could stand: `SELECT user FROM t`
-# is the current user's name, not a column `user` (rule FX01 says so).
-FLINK_BARE_FUNCTIONS = ("USER", "SESSION_USER", "SYSTEM_USER", "CURRENT_ROLE", "CURRENT_CATALOG", "CURRENT_SCHEMA")
+# Reserved words Flink 1.20 reads as a plain column where an expression stands:
+# `SELECT user, SUM(amount) FROM Orders GROUP BY user` is the column `user` (Flink has
+# no USER function; measured with its planner). Elsewhere (`t.user`, `AS user`, a
+# column definition) Flink rejects them, and so does the dialect (then FX01).
+FLINK_BARE_COLUMN_WORDS = ("USER", "SESSION_USER")
 
 _KEYWORDS = (
     "RETURNING", "EMPTY", "ERROR", "WRAPPER", "CONDITIONAL", "UNCONDITIONAL", "OBJECT", "SCALAR",
     "JSON", "ORDINALITY", "WITHIN", "SUBSET", "PER", "ENFORCED", "EXECUTE", "SETS", "GROUPING",
     "CUBE", "ROLLUP", "ZONE", "VALUE", "ARRAY", "MATCH", "ONE", "ALL", "LOCAL",
 )
+
+
+class BareColumnReferenceSegment(BaseSegment):
+    """``user`` alone in an expression: a one-part `column_reference`, as Flink reads it."""
+
+    type = "column_reference"
+    match_grammar = Ref("BareColumnWordSegment")
 
 
 class RightArrowSegment(BaseSegment):
@@ -225,7 +236,15 @@ def extend(dataphin: Dialect) -> None:
     reserved.difference_update(FLINK_UNRESERVED)
     dataphin.sets("unreserved_keywords").update(FLINK_UNRESERVED)
     dataphin.sets("unreserved_keywords").update(k for k in _KEYWORDS if k not in reserved)
-    dataphin.sets("bare_functions").update(FLINK_BARE_FUNCTIONS)
+    dataphin.add(
+        BareColumnWordSegment=MultiStringParser(FLINK_BARE_COLUMN_WORDS, IdentifierSegment, type="naked_identifier"),
+        BareColumnReferenceSegment=BareColumnReferenceSegment,
+    )
+    dataphin.replace(
+        Expression_D_Potential_Select_Statement_Without_Brackets=dataphin.get_grammar(
+            "Expression_D_Potential_Select_Statement_Without_Brackets"
+        ).copy(insert=[Ref("BareColumnReferenceSegment")], before=Ref("ColumnReferenceSegment")),
+    )
 
     # Named arguments and the partitioned table argument of window TVFs:
     # TUMBLE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '10' MINUTES),

@@ -139,6 +139,7 @@ VALID = {
     "literals": "SELECT x'ff', 1e3, 1.5, -2, TRUE, FALSE, NULL, UNKNOWN, 'It''s', U&'\\0041' FROM t",
     "row_value_in": "SELECT * FROM t WHERE (a, b) IN ((1, 2), (3, 4))",
     "backslash_is_a_plain_character": "SELECT SPLIT_INDEX(a, '\\', 0), REGEXP_REPLACE(a, '\\d+', 'x') FROM t WHERE b LIKE '%\\_%' ESCAPE '\\'",
+    "bare_user_is_a_column": "SELECT user, SUM(amount) FROM Orders WHERE user > 0 GROUP BY user",
     "names_flink_does_not_reserve": "SELECT desc, `if`, ignore, respect FROM t AS desc",
     "quoted_reserved_names": "SELECT `timestamp`, `value`, `partition`, t.`user`, `user`.name FROM t AS `user`",
 }
@@ -165,6 +166,7 @@ RESERVED_STOPS = {
     "group_by_partition": ("SELECT a FROM t GROUP BY partition", "partition", 1, 26),
     "partition_key_date": ("INSERT OVERWRITE t PARTITION (date='2019-8-30') SELECT a FROM s", "date", 1, 31),
     "table_alias_time": ("SELECT x FROM t AS time", "time", 1, 20),
+    "alias_user": ("SELECT a AS user FROM t", "user", 1, 13),
 }
 
 # Parsed by the dialect, rejected by rule FX01 (tests/frontend/test_reserved_stop.py).

@@ -11,6 +11,7 @@ from sqlfluff.core.rules import LintResult
 from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
+from flinkx_build.frontend.dialect_flink120 import FLINK_BARE_COLUMN_WORDS
 from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.resolve.builtins import reserved_words
 
@@ -18,9 +19,9 @@ from flinkx_build.resolve.builtins import reserved_words
 # whatever Flink's list says about them.
 SET_TARGET_WORDS = frozenset({"WATERMARK", "PARTITION"})
 
-# Niladic functions Flink reads where a column could stand (`SELECT user FROM t` is
-# the current user's name): a column of that name needs backticks.
-BARE_FUNCTION_WORDS = frozenset({"USER", "SESSION_USER", "SYSTEM_USER"})
+# Reserved, but Flink reads them as the column when they stand alone in an expression
+# (`SELECT user FROM t`, `GROUP BY user`); `t.user`, `AS user` and definitions fail.
+BARE_COLUMN_WORDS = frozenset(FLINK_BARE_COLUMN_WORDS)
 
 # Parents under which a naked word is not a Flink identifier.
 _SKIP_PARENTS = ("function_name", "dataphin_function_project")
@@ -50,6 +51,12 @@ def _neighbours(
             break
         child = parent
     return before, after
+
+
+def _alone_in_expression(stack: tuple[BaseSegment, ...], segment: BaseSegment) -> bool:
+    """A one-part column reference (`user`, not `t.user`)."""
+    parent = stack[-1] if stack else None
+    return parent is not None and parent.is_type("column_reference") and [s for s in parent.segments if s.is_code] == [segment]
 
 
 def _misparsed(stack: tuple[BaseSegment, ...], segment: BaseSegment) -> bool:
@@ -129,7 +136,7 @@ class Rule_FX01(BaseRule):
     groups = ("all", "flinkx")
     config_keywords = ["include_warnings", "flag_single_letters"]
     crawl_behaviour = SegmentSeekerCrawler(
-        {"naked_identifier", "dataphin_set_part", "bare_function", "unparsable"}, works_on_unparsable=True
+        {"naked_identifier", "dataphin_set_part", "unparsable"}, works_on_unparsable=True
     )
     is_fix_compatible = True
 
@@ -139,8 +146,6 @@ class Rule_FX01(BaseRule):
             return _stopping_words(context)
         if any(p.is_type("unparsable") for p in context.parent_stack):
             return None  # inside a failed parse, only the stopping words are reported
-        if segment.is_type("bare_function"):
-            return _bare_function(segment)
         raw = segment.raw
         if not raw or not segment.pos_marker:
             return None
@@ -151,6 +156,8 @@ class Rule_FX01(BaseRule):
             return None
 
         word = raw.upper()
+        if word in BARE_COLUMN_WORDS and _alone_in_expression(context.parent_stack, segment):
+            return None  # Flink reads it as the column
         in_set_target = segment.is_type("dataphin_set_part")
         level = reserved_words().get(word.upper())
         dataphin_word = in_set_target and word in SET_TARGET_WORDS
@@ -207,11 +214,3 @@ def _stopping_words(context: RuleContext) -> list[LintResult]:
         for stop in reserved_stops(root)
     ]
 
-
-def _bare_function(segment: BaseSegment) -> Optional[LintResult]:
-    """``user`` where a column could stand is Flink's USER function, not the column."""
-    word = segment.raw
-    if word.upper() not in BARE_FUNCTION_WORDS or not segment.pos_marker or not segment.pos_marker.is_literal():
-        return None
-    reason = f"bare, Flink reads it as the function {word.upper()} (the current user's name), not a column."
-    return _quote(segment, backticked(word), "identifier", reason)
