@@ -26,6 +26,7 @@ from flinkx_build.frontend import dialect
 from flinkx_build.resolve.builtins import reserved_words
 
 MAX_PARSES = 12  # re-parses per statement, all words together
+MAX_REPARSED_CHARS = 60_000  # and at most this much text re-parsed (long statements get fewer tries)
 MAX_WORDS = 3  # reserved words quoted in one statement before giving up
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # The statement skeleton: nobody names a column so, and the dialect is lenient enough
@@ -87,22 +88,27 @@ def first_error(tree: BaseSegment | None) -> int | None:
     return None if bad is None else bad.pos_marker.templated_slice.start
 
 
-def _error_after_quoting(text: str, starts: frozenset[int]) -> int | None:
+def _error_after_quoting(text: str, starts: frozenset[int]) -> tuple[int, int] | None:
+    """(start, end) of the first unparsable section once the words at `starts` are quoted,
+    in the unquoted text's offsets; None if the text then parses."""
     quoted = text
     for start in sorted(starts, reverse=True):
         word = _WORD.match(quoted, start)
         if word is None:
-            return 0
+            return 0, len(text)
         quoted = quoted[:start] + "`" + word.group() + "`" + quoted[word.end() :]
     try:
         parsed = _reparser().parse_string(quoted, fname="reserved.sql")
     except Exception:  # noqa: BLE001 - sqlfluff can assert on odd input: not parsable
-        return 0
-    error = first_error(parsed.tree)
-    if error is None:
-        return 0 if parsed.violations else None  # parsed, unless it did not even lex
-    # back to the unquoted text's offsets: two backticks per word before the error
-    return error - 2 * sum(1 for s in starts if s < error)
+        return 0, len(text)
+    bad = next(parsed.tree.recursive_crawl("unparsable"), None) if parsed.tree is not None else None
+    if bad is None:
+        return (0, len(text)) if parsed.violations or parsed.tree is None else None  # it did not even lex
+
+    def unquoted(offset: int) -> int:  # two backticks per quoted word before the offset
+        return offset - 2 * sum(1 for s in starts if s < offset)
+
+    return unquoted(bad.pos_marker.templated_slice.start), unquoted(bad.pos_marker.templated_slice.stop)
 
 
 def _candidates(tree: BaseSegment) -> list[ReservedStop]:
@@ -131,31 +137,58 @@ def reserved_stops(tree: BaseSegment | None) -> list[ReservedStop]:
     if tree is None or first_error(tree) is None:
         return []
     text = tree.raw
-    error = _error_after_quoting(text, frozenset())  # a fresh parse: `tree` may be edited
-    if error is None:
-        return []  # it parses as it is now (sqlfluff's fix loop quoted the words already)
-    pending = _candidates(tree)
+    candidates = _candidates(tree)
+    if text not in _FOUND:
+        if len(_FOUND) > 256:
+            _FOUND.clear()
+        _FOUND[text] = _search(text, _first_span(tree), candidates)
+    at = {c.start: c for c in candidates}
+    return [at[start] for start in _FOUND[text] if start in at]
+
+
+# The search's result per statement text: lint asks twice (rule FX01, then the build's
+# syntax message) for the same statement.
+_FOUND: dict[str, tuple[int, ...]] = {}
+
+
+def _first_span(tree: BaseSegment) -> tuple[int, int] | None:
+    """The first unparsable section of `tree`; a fresh parse if sqlfluff's fix loop edited it
+    (then the position markers are stale) - None if the text now parses."""
+    templated = tree.pos_marker.templated_file.templated_str if tree.pos_marker else None
+    bad = next(tree.recursive_crawl("unparsable"), None)
+    if templated == tree.raw and bad is not None:
+        return bad.pos_marker.templated_slice.start, bad.pos_marker.templated_slice.stop
+    return _error_after_quoting(tree.raw, frozenset())
+
+
+def _search(text: str, span: tuple[int, int] | None, pending: list[ReservedStop]) -> tuple[int, ...]:
+    if span is None:
+        return ()  # it parses as it is now (sqlfluff's fix loop quoted the words already)
+    pending = list(pending)
     chosen: list[ReservedStop] = []
-    parses = 0
-    while pending and len(chosen) < MAX_WORDS and parses < MAX_PARSES:
-        pending.sort(key=lambda c: (abs(c.start - error), c.start))
-        best: tuple[int, ReservedStop] | None = None
-        for candidate in list(pending):
-            if parses >= MAX_PARSES:
+    budget = min(MAX_PARSES, MAX_REPARSED_CHARS // max(len(text), 1))
+    while pending and len(chosen) < MAX_WORDS and budget > 0:
+        error, end = span
+        # the words inside the unparsable section, and the one just before it
+        before = [c for c in pending if c.start < error][-1:]
+        near = sorted(before + [c for c in pending if error <= c.start < end], key=lambda c: (abs(c.start - error), c.start))
+        best: tuple[tuple[int, int], ReservedStop] | None = None
+        for candidate in near:
+            if budget <= 0:
                 break
-            parses += 1
+            budget -= 1
             starts = frozenset(c.start for c in chosen) | {candidate.start}
             after = _error_after_quoting(text, starts)
             if after is None:
-                return sorted(chosen + [candidate], key=lambda c: c.start)
-            if after > error and (best is None or after > best[0]):
+                return tuple(sorted(starts))
+            if after[0] > error and (best is None or after[0] > best[0][0]):
                 best = (after, candidate)
         if best is None:
-            return []
-        error = best[0]
+            return ()
+        span = best[0]
         chosen.append(best[1])
         pending.remove(best[1])
-    return []
+    return ()
 
 
 def reserved_stop_message(word: str) -> str:

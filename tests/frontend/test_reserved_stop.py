@@ -115,3 +115,19 @@ def test_lint_build_and_fix(make_workspace, cli):
     cli("fix", cwd=root)
     assert (root / "projects/p/tasks/t.sql").read_text() == "INSERT INTO sink\nSELECT id, `partition` AS p FROM src;\n"
     assert cli("build", cwd=root).exit_code == 0
+
+
+def test_search_stays_cheap_on_an_unrelated_error(monkeypatch):
+    from flinkx_build.frontend import reserved_stop
+
+    calls = []
+    real = reserved_stop._error_after_quoting
+    monkeypatch.setattr(reserved_stop, "_error_after_quoting", lambda text, starts: calls.append(starts) or real(text, starts))
+    # many reserved words used as keywords (DATE literals, TIMESTAMP types), one unrelated error
+    items = ",\n".join(f"  CAST(c{i} AS TIMESTAMP(3)) AS t{i}, DATE '2020-01-01' AS d{i}" for i in range(20))
+    problem = problem_of(f"SELECT\n{items}\nFROM t WHERE a = = 1")
+    assert syntax_code(problem.message) == "FX120" and (problem.pos.line, problem.pos.col) == (22, 16)
+    assert len(calls) <= 2  # only the words in and just before the unparsable section are tried
+    calls.clear()
+    problem_of(f"SELECT\n{items}\nFROM t WHERE a = = 1")  # lint asks again: answered from the first search
+    assert calls == []
