@@ -18,6 +18,9 @@ with the Ververica cookbook corpus, which Flink 1.20 accepts in full): plural
 interval units, ``SIMILAR TO``, ``TIMESTAMPADD(unit, n, ts)``, ``CREATE TABLE``
 without a column list (``WITH (...) LIKE t`` and ``WITH (...) AS SELECT``) and
 space-separated ``LIKE`` options. See "Flink 1.20 syntax that `flink` lacks" below.
+The forms found in Flink's grammar and query documentation (named TVF arguments,
+grouping sets, ``INSERT ... PARTITION``, JSON call clauses, ...) are in
+`frontend.dialect_flink120`, each checked against Flink's parser by a test.
 
 `${var}` is not grammar: the placeholder templater renders it before lexing
 (see `frontend.template`). Hints (``/*+ ... */``) stay comments for sqlfluff
