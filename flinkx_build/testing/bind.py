@@ -51,6 +51,7 @@ class TableInfo:
     primary_key: list[str]
     source_mode: str  # insert | upsert | all
     sink_mode: str
+    pruned: set[str] = field(default_factory=set)  # meta table columns the task's DDL leaves out (lower)
 
 
 @dataclass
@@ -104,7 +105,8 @@ def task_tables(resolved: ResolvedTask) -> tuple[dict[str, TableInfo], dict[str,
         connector = standin.original_connector(first.options)
         tables[key] = TableInfo(key, [name for _, name in use.variants], columns, list(first.primary_key),
                                 standin.source_changelog(connector, first.options),
-                                standin.sink_changelog(connector, first.options))
+                                standin.sink_changelog(connector, first.options),
+                                {c.name.lower() for c in use.table.columns} - set(columns))
     names: dict[str, str] = {}
     project = resolved.task.project
     for key, info in tables.items():
@@ -221,9 +223,14 @@ def _convert_rows(rows: list[RawRow], info: TableInfo, section: str, diags: list
             col = info.columns.get(str(column).lower())
             at = key_loc(row.values, column, shown)
             if col is None:
-                hint = did_you_mean(str(column), [c.name for c in info.columns.values()])
-                diags.append(Diagnostic(at.path, at.line, at.col, "FX504",
-                                        f"table {info.key} has no column '{column}'", hint))
+                if str(column).lower() in info.pruned:
+                    message = (f"column '{column}' of {info.key} is not in this task's DDL "
+                               "(dataphinColumnPruning keeps only the columns the task reads)")
+                    hint = "leave it out"
+                else:
+                    message = f"table {info.key} has no column '{column}'"
+                    hint = did_you_mean(str(column), [c.name for c in info.columns.values()])
+                diags.append(Diagnostic(at.path, at.line, at.col, "FX504", message, hint))
                 continue
             if col.role == "computed" or (section == "expect" and col.role == "metadata"):
                 why = "is computed by the DDL" if col.role == "computed" else "is read-only metadata"

@@ -7,6 +7,10 @@ from the same rows), and every table collects the changes written to it. The tas
 (or its statement set) then run as one real job on a local mini-cluster in the same JVM, and
 the collected changelogs are read back. Nothing is simulated in Python: upserts, retractions,
 late rows and window firing are Flink's.
+
+The jobs run on one local MiniCluster started in the gateway JVM for the whole run (its REST
+endpoint bound to 127.0.0.1), not on a new mini-cluster per job as PyFlink's local target does:
+a job then takes about 0.5 s instead of about 3 s.
 """
 from __future__ import annotations
 
@@ -73,6 +77,8 @@ class TestRunner:
             raise FlinkUnavailable(found)
         self.timeout = timeout
         self._runs = 0
+        self._cluster: Any = None
+        self._rest_port = 0
         try:
             jar = jvmlib.standin_jar(cache_dir, found)
             self._gateway: jvmlib.Gateway | None = jvmlib.launch(found, [jar], cache_dir / "flink-logs")
@@ -81,8 +87,29 @@ class TestRunner:
 
     def close(self) -> None:
         if self._gateway is not None:
+            if self._cluster is not None:
+                try:
+                    self._cluster.close()
+                except Exception:  # noqa: BLE001 - the JVM stops next anyway
+                    pass
+                self._cluster = None
             jvmlib.stop(self._gateway)
             self._gateway = None
+
+    def _cluster_port(self) -> int:
+        """The REST port of the run's MiniCluster, started on first use."""
+        if self._cluster is None:
+            flink = self._jvm.org.apache.flink
+            config = flink.configuration.Configuration()
+            for key, value in (("rest.address", "127.0.0.1"), ("rest.bind-address", "127.0.0.1"), ("rest.port", "0")):
+                config.setString(key, value)
+            settings = (flink.runtime.minicluster.MiniClusterConfiguration.Builder()
+                        .setConfiguration(config).setNumTaskManagers(1).setNumSlotsPerTaskManager(2).build())
+            cluster = flink.runtime.minicluster.MiniCluster(settings)
+            cluster.start()
+            self._rest_port = int(cluster.getRestAddress().get().getPort())
+            self._cluster = cluster
+        return self._rest_port
 
     def __enter__(self) -> TestRunner:
         return self
@@ -125,10 +152,14 @@ class TestRunner:
         return result
 
     def _new_tenv(self, mode: str) -> Any:
-        api = self._jvm.org.apache.flink.table.api
-        builder = api.EnvironmentSettings.newInstance()
+        flink = self._jvm.org.apache.flink
+        target = flink.configuration.Configuration()
+        for key, value in (("execution.target", "remote"), ("rest.address", "127.0.0.1"),
+                           ("rest.port", str(self._cluster_port()))):
+            target.setString(key, value)
+        builder = flink.table.api.EnvironmentSettings.newInstance().withConfiguration(target)
         builder = builder.inBatchMode() if mode == "batch" else builder.inStreamingMode()
-        tenv = api.TableEnvironment.create(builder.build())
+        tenv = flink.table.api.TableEnvironment.create(builder.build())
         config = tenv.getConfig().getConfiguration()
         for key, value in CASE_CONFIG.items():
             config.setString(key, value)

@@ -28,6 +28,7 @@ SHOWCASE = {
     "two families of one HBase row from two streams": "dws/user_profile_hbase",  # cropped sinks, merged by key
     "order state changes into the upsert topic": "dwd/orders/sync_orders",  # CDC into upsert-kafka
     "paid metrics retract a refunded order": "dws/realtime_metrics",  # chain through a changelog
+    "refunds enriched with shop and buyer": "dwd/refunds/enrich_refunds",  # metadata, hints, pruning
 }
 
 

@@ -58,6 +58,14 @@ BROKEN = """
   expect:
     dwd.dwd_orders: []
 
+- name: a column the task prunes
+  task: dwd/refunds/enrich_refunds
+  given:
+    dim.dim_shop:
+      - {shop_id: 1, province: Zhejiang}
+  expect:
+    dwd.dwd_refunds: []
+
 - name: a chain to nowhere
   task: dws/order_stats_1m
   given:
@@ -166,6 +174,13 @@ def test_bad_reference_unknown_key_and_duplicate(broken):
                 "FX500 unknown key 'descripton' in a test case (did you mean 'description'?)")
     line, col = at("name: typos", 2)
     assert any(re.fullmatch(rf"ws/projects/dws/tests/broken.yaml:{line}:{col}: FX507 test 'typos' is defined twice \(first at .*broken.yaml:1\)", x) for x in lines), lines
+
+
+@needs_flink
+def test_a_column_the_task_prunes(broken):
+    expect_line(broken[2], at("province"),
+                "FX504 column 'province' of dim.dim_shop is not in this task's DDL "
+                "(dataphinColumnPruning keeps only the columns the task reads) (leave it out)")
 
 
 @needs_flink
