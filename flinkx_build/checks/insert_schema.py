@@ -12,7 +12,6 @@ from __future__ import annotations
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.analyze import sink_columns
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.types import implicit_cast
 
@@ -23,17 +22,10 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
     path = resolved.task.display_path
     out = []
     for sm in model.statements:
-        if sm.kind != "insert" or sm.outputs is None or not sm.sink or sm.sink_pos is None:
+        if sm.kind != "insert" or sm.outputs is None or sm.sink_columns is None or sm.sink_pos is None:
             continue
         rs = resolved.statements[sm.index]
-        written = next((b for b, r in zip(rs.tables, rs.parsed.tables) if r.role == "write" and not r.in_hint), None)
-        if written is None or written.definition is None:
-            continue
-        targets = sink_columns(written.definition)
-        listed = rs.parsed.query.insert_columns if rs.parsed.query is not None else []
-        if listed:
-            by_name = {n.lower(): (n, t) for n, t in targets}
-            targets = [by_name.get(n.lower(), (n, None)) for n in listed]
+        targets = sm.sink_columns
         items = rs.parsed.query.queries[rs.parsed.query.root].items if rs.parsed.query and rs.parsed.query.root >= 0 else []
         if len(sm.outputs) != len(targets):
             out.append(Diagnostic(

@@ -17,6 +17,7 @@ from flinkx_build.semantic.analyze import COMPARISONS
 from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import LookupUse
 from flinkx_build.semantic.model import TaskModel
+from flinkx_build.semantic.types import common_type
 
 CODES = ("FX440", "FX441")
 
@@ -63,11 +64,23 @@ def join_columns(use: LookupUse, bindings: dict[int, Binding]) -> set[str] | Non
         if any(s is None for s in sides):
             return None
         (left, left_dim), (right, right_dim) = sides
-        if left_dim and not right_dim:
-            keys.add(left)
-        elif right_dim and not left_dim:
-            keys.add(right)
+        if left_dim != right_dim and not _casts_dimension(conjunct.args, left_dim, bindings):
+            keys.add(left if left_dim else right)
     return keys
+
+
+def _casts_dimension(args: list[ir.Expr], left_is_dimension: bool, bindings: dict[int, Binding]) -> bool:
+    """`dim.id = o.id` with dim.id INT and o.id BIGINT: Flink casts the dimension's column to the
+    wider type, and a cast column is no lookup key (the join then has no equality on a field)."""
+    dim_expr, probe_expr = (args[0], args[1]) if left_is_dimension else (args[1], args[0])
+    dim_binding = bindings.get(id(dim_expr))
+    dim_type = dim_binding.column.type if dim_binding is not None and dim_binding.column is not None else None
+    probe_binding = bindings.get(id(probe_expr)) if probe_expr.kind == ir.COLUMN else None
+    probe_type = probe_binding.column.type if probe_binding is not None and probe_binding.column is not None else None
+    if dim_type is None or probe_type is None or dim_type.root == probe_type.root:
+        return False
+    common = common_type([dim_type, probe_type])
+    return common is not None and common.root != dim_type.root
 
 
 def _conjuncts(expr: ir.Expr):

@@ -96,6 +96,7 @@ class _TaskAnalyzer:
         self.resolved = resolved
         self.task_tables: dict[str, list[SourceColumn] | None] = {}  # CREATE TABLE / VIEW in the task
         self.task_modes: dict[str, str | None] = {}  # changelog mode of the task's views and tables
+        self.task_sinks: dict[str, list[tuple[str, ft.FlinkType | None]]] = {}  # writable columns of the task's tables
 
     def run(self) -> TaskModel:
         model = TaskModel(self.resolved.task.key, [])
@@ -148,6 +149,9 @@ class _StatementAnalyzer:
         columns = [SourceColumn(c.name, _declared_type(c), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
                    for c in sq.create_columns]
         self.task.task_tables[self.stmt.defines.lower()] = None if sq.create_opaque else columns
+        if not sq.create_opaque:
+            self.task.task_sinks[self.stmt.defines.lower()] = [
+                (c.name, t.type) for c, t in zip(sq.create_columns, columns) if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
 
     def _sink(self) -> None:
         ref_index = next((i for i, t in enumerate(self.stmt.tables) if t.role == "write" and not t.in_hint), -1)
@@ -159,10 +163,15 @@ class _StatementAnalyzer:
             self.model.sink = bound.key
         elif bound.kind == "local":
             self.model.sink = task_table_key(self.task.resolved.task.key, bound.key)
+        if bound.kind == "meta" and bound.definition is not None:
+            self.model.sink_columns = sink_columns(bound.definition)
+        elif bound.kind == "local":
+            self.model.sink_columns = self.task.task_sinks.get(bound.key.lower())
+        if self.model.sink_columns is not None and self.sq.insert_columns:
+            by_name = {n.lower(): (n, t) for n, t in self.model.sink_columns}
+            self.model.sink_columns = [by_name.get(n.lower(), (n, None)) for n in self.sq.insert_columns]
         # INSERT is positional: output i is written to the sink's column i
-        names = list(self.sq.insert_columns)
-        if not names and bound.kind == "meta" and bound.definition is not None:
-            names = [n for n, _ in sink_columns(bound.definition)]
+        names = [n for n, _ in self.model.sink_columns or ()] or list(self.sq.insert_columns)
         outputs = self.model.outputs
         if outputs is not None and len(names) == len(outputs):
             self.model.outputs = [OutputColumn(n, o.type, o.inputs, o.pos) for n, o in zip(names, outputs)]
@@ -352,7 +361,11 @@ class _StatementAnalyzer:
         kind = expr.kind
         if kind == ir.COLUMN:
             binding = self.binding(expr, index) if index >= 0 else None
-            return binding.column.type if binding is not None and binding.column is not None and binding.status in ("bound", "outer") else None
+            if binding is None or binding.column is None:
+                return None
+            if binding.status == "field":
+                return ft.field_type(binding.column.type, binding.fields)
+            return binding.column.type if binding.status in ("bound", "outer") else None
         if kind == ir.LITERAL:
             return ft.literal_type(expr.literal, expr.text)
         if kind == ir.CALL:
@@ -429,11 +442,13 @@ def _lookup(ref: ir.Expr, sources: list[ScopeSource]) -> Binding:
             column = source.column(parts[at + 1])
             if column is None:
                 return Binding(ref, "unknown", source, candidates=[c.name for c in source.columns])
-            return Binding(ref, "bound" if at + 2 == len(parts) else "field", source, column)
+            if at + 2 == len(parts):
+                return Binding(ref, "bound", source, column)
+            return Binding(ref, "field", source, column, fields=parts[at + 2:])
         # `col.field` of a ROW column, or a qualifier no FROM item has
         holder = _lookup(ir.Expr(ir.COLUMN, parts=[parts[0]], pos=ref.pos), sources)
         if holder.status == "bound":
-            return Binding(ref, "field", holder.source, None)
+            return Binding(ref, "field", holder.source, holder.column, fields=parts[1:])
         if holder.status == "opaque" or any(s.columns is None for s in sources):
             return Binding(ref, "opaque")
         return Binding(ref, "unknown_qualifier", candidates=[s.alias for s in sources if s.alias])

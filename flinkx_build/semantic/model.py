@@ -84,6 +84,7 @@ class Binding:
     source: ScopeSource | None = None
     column: SourceColumn | None = None
     candidates: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)  # status field: the ROW fields read below the column
 
 
 @dataclass
@@ -120,6 +121,7 @@ class StatementModel:
     outputs: list[OutputColumn] | None = None  # the statement's query output; None when unknown
     sink: str = ""  # the meta table key (or <project>/<task>#<name>) an INSERT writes
     sink_pos: Pos | None = None
+    sink_columns: list[tuple[str, FlinkType | None]] | None = None  # what the INSERT writes, in order
     bindings: list[Binding] = field(default_factory=list)
     indirect: set[ColumnId] = field(default_factory=set)  # read by filters, joins, grouping
     changelog: str | None = None  # what the statement's query emits: insert | update | None (unknown)

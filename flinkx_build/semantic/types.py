@@ -255,3 +255,38 @@ def implicit_cast(source: FlinkType | None, target: FlinkType | None) -> bool | 
         return True if source.root == target.root and source.text.upper() == target.text.upper() else None
     verdict = _sink_casts().get(target.root, {}).get(source.root)
     return {"yes": True, "no": False}.get(verdict or "")
+
+
+def row_fields(typ: FlinkType) -> list[tuple[str, str]]:
+    """The (name, type text) fields of a `ROW<a INT, b STRING>` (or `ROW(a INT, ...)`)."""
+    text = typ.text.strip()
+    if typ.root != "ROW" or len(text) < 5:
+        return []
+    body = text[4:-1]
+    fields, depth, start = [], 0, 0
+    for i, ch in enumerate(body + ","):
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            part = body[start:i].strip()
+            start = i + 1
+            if part.startswith("`"):
+                end = part.index("`", 1)
+                name, rest = part[1:end], part[end + 1:]
+            else:
+                name, _, rest = part.partition(" ")
+            rest = re.sub(r"\s+COMMENT\s+'.*$", "", rest.strip(), flags=re.IGNORECASE | re.DOTALL)
+            fields.append((name, rest.strip()))
+    return fields
+
+
+def field_type(typ: FlinkType | None, path: list[str]) -> FlinkType | None:
+    """The type of `col.f1.f2` given the column's type (None when unknown)."""
+    for name in path:
+        if typ is None:
+            return None
+        found = next((t for n, t in row_fields(typ) if n.lower() == name.lower()), None)
+        typ = parse_type(found) if found else None
+    return typ

@@ -58,6 +58,9 @@ CASES: dict[str, tuple[str, str | None]] = {
     "distinct_into_kafka": ("INSERT INTO ods.events_kafka SELECT DISTINCT id, channel, user_id, ts FROM ods.orders;", "FX430"),
     # lookup joins (FX440)
     "lookup_on_key": (PROCTIME + "INSERT INTO order_sink SELECT o.id, o.qty, o.price, d.brand FROM ods.orders o JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON o.product_id = d.id;", None),
+    "lookup_probe_narrower": (PROCTIME + "INSERT INTO order_sink SELECT o.id, o.qty, o.price, d.brand FROM ods.orders o JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON o.qty = d.id;", None),
+    "lookup_dimension_narrower": (PROCTIME + "INSERT INTO order_sink SELECT o.id, o.qty, o.price, d.brand FROM ods.orders o JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON o.price = d.id;", "FX440"),
+    "lookup_other_key_equal_types": (PROCTIME + "INSERT INTO order_sink SELECT o.id, o.qty, o.price, d.brand FROM ods.orders o JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON CAST(o.id AS STRING) = d.brand AND o.price = d.id;", None),
     "lookup_without_equality": (PROCTIME + "INSERT INTO order_sink SELECT o.id, o.qty, o.price, d.brand FROM ods.orders o JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON o.product_id > d.id;", "FX440"),
     # time attributes (FX450, FX451)
     "watermark_on_string": ("SET ods.raw_events.`watermark` = 'WATERMARK FOR ts_str AS ts_str';\nINSERT INTO dwd.wide_sink SELECT id, id, 1.0, ts_str FROM ods.raw_events;", "FX450"),
