@@ -150,8 +150,10 @@ def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Res
             continue
         tables, names = context(raw) or ({}, {})
         case = TestCase(raw.name, resolved.task.key, raw.mode or default_mode, raw.loc, tables=tables)
+        given_seen: set[str] = set()
+        expect_seen: set[str] = set()
         for entry in raw.given:
-            info = _table_info(entry, names, tables, resolved.reads, "given", raw.task, diags)
+            info = _table_info(entry, names, tables, resolved.reads, "given", raw.task, diags, given_seen)
             if info is None:
                 continue
             rows, form = entry.rows, entry.form
@@ -164,7 +166,7 @@ def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Res
             _check_kinds(changes, info, diags)
             case.given.append(BoundTable(info, form, changes, False, entry.loc))
         for entry in raw.expect:
-            info = _table_info(entry, names, tables, resolved.writes, "expect", raw.task, diags)
+            info = _table_info(entry, names, tables, resolved.writes, "expect", raw.task, diags, expect_seen)
             if info is not None:
                 changes = _convert_rows(entry.rows, info, "expect", diags)
                 case.expect.append(BoundTable(info, entry.form, changes, entry.ordered, entry.loc))
@@ -178,8 +180,14 @@ def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Res
 
 
 def _table_info(entry: RawTable, names: dict[str, str], tables: dict[str, TableInfo], used: set[str],
-                section: str, task: str, diags: list[Diagnostic]) -> TableInfo | None:
+                section: str, task: str, diags: list[Diagnostic], seen: set[str]) -> TableInfo | None:
     key = names.get(entry.name.lower())
+    if key is not None and key in seen:  # the same table under two of its names
+        diags.append(Diagnostic(entry.loc.path, entry.loc.line, entry.loc.col, "FX500",
+                                f"table {key} is listed twice under {section}"))
+        return None
+    if key is not None:
+        seen.add(key)
     if key is None or key not in used:
         verb, code = ("read", "FX502") if section == "given" else ("write", "FX503")
         candidates = sorted({n for n, k in names.items() if k in used and "." in n})

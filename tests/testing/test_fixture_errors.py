@@ -66,6 +66,14 @@ BROKEN = """
   expect:
     dwd.dwd_refunds: []
 
+- name: one table under two names
+  task: dws/order_stats_1m
+  given:
+    dwd.dwd_orders: []
+    dwd.DWD_ORDERS: []
+  expect:
+    dws.dws_order_stats_1m: []
+
 - name: a chain to nowhere
   task: dws/order_stats_1m
   given:
@@ -181,6 +189,11 @@ def test_a_column_the_task_prunes(broken):
     expect_line(broken[2], at("province"),
                 "FX504 column 'province' of dim.dim_shop is not in this task's DDL "
                 "(dataphinColumnPruning keeps only the columns the task reads) (leave it out)")
+
+
+@needs_flink
+def test_a_table_given_twice(broken):
+    expect_line(broken[2], at("dwd.DWD_ORDERS"), "FX500 table dwd.dwd_orders is listed twice under given")
 
 
 @needs_flink
