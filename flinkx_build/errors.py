@@ -60,7 +60,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX410": ("error", "INSERT column count differs from the sink"),
     "FX411": ("error", "INSERT column type cannot be cast to the sink column"),
     "FX420": ("error", "unknown connector option"),
-    "FX421": ("error", "required connector option missing"),
+    "FX421": ("warning", "required connector option missing"),
     "FX430": ("error", "update stream into an append-only sink"),
     "FX431": ("error", "upsert table without a primary key"),
     "FX440": ("error", "lookup join without an equality on the dimension"),

@@ -27,7 +27,8 @@ KAFKA_TABLE = """
       scan.startup.mode: earliest-offset
 """
 HBASE_OUTPUT = """
-    # seed 000, "Override buffer size for an HBase sink table at task level"
+    # seed 000, "Override buffer size for an HBase sink table at task level" (the seed's Blink
+    # alihbase table has bufferSize; Flink's hbase-2.2 calls it sink.buffer-flush.max-rows)
     type: hbase
     columns:
       - {name: rk, type: VARCHAR}
@@ -35,7 +36,7 @@ HBASE_OUTPUT = """
       - {name: rk2, type: VARCHAR}
       - {name: f, type: BIGINT}
     primary_key: [rk]
-    with: {connector: hbase-2.2, table-name: blink_hbase_test, zookeeper.quorum: "zk:2181", bufferSize: "500"}
+    with: {connector: hbase-2.2, table-name: blink_hbase_test, zookeeper.quorum: "zk:2181", sink.buffer-flush.max-rows: "500"}
 """
 WHITE_LIST = """
     # seed 000, "Set cache strategy for a MaxCompute dimension table at task level"
@@ -98,7 +99,7 @@ def test_set_overrides_meta_table_options(ws):
     root = ws(
         "SET kafkaTable.`properties.group.id` = 'new_group_id';\n"
         "SET kafkaTable.`scan.startup.mode` = 'latest-offset';\n"
-        "SET p.hbase_output.bufferSize = 1000;\n"
+        "SET p.hbase_output.`sink.buffer-flush.max-rows` = 1000;\n"
         "SET white_list.cache='ALL';\nSET white_list.cacheTTLMs=86400000;\n"
         "INSERT INTO hbase_output SELECT behavior, behavior, behavior, user_id FROM kafkaTable;\n"
         "SELECT w.name FROM kafkaTable k JOIN white_list FOR SYSTEM_TIME AS OF PROCTIME() AS w ON k.behavior = w.id;\n"
@@ -106,7 +107,7 @@ def test_set_overrides_meta_table_options(ws):
     sql = squash(compile_task(root, "p/t"))
     assert "'properties.group.id' = 'new_group_id'" in sql
     assert "'scan.startup.mode' = 'latest-offset'" in sql
-    assert "'bufferSize' = '1000'" in sql
+    assert "'sink.buffer-flush.max-rows' = '1000'" in sql
     assert "'cacheTTLMs' = '86400000'" in sql
     assert "SET " not in sql  # Dataphin SETs are consumed by the build
 

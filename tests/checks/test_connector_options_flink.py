@@ -3,7 +3,7 @@
 Each case is a task of one workspace. flinkx's finding is compared with what Flink's own factories
 say about the compiled task, planned with the real connectors (not validate's stand-in, which
 accepts every option): "Unsupported options found" exactly where flinkx reports FX420 as an error,
-"Missing required options" where it reports FX421, and Flink planning the task where flinkx is
+"Missing required options" where it reports FX421 (a warning: a data source may fill it in), and Flink planning the task where flinkx is
 silent or only warns.
 """
 from __future__ import annotations
@@ -90,7 +90,7 @@ CASES: dict[str, tuple[str, tuple[str, str] | None, str | None]] = {
                                     ("FX420", "error"), "Unsupported options"),
     "filesystem_format_key_ignored": ("SET arch.`json.ignore-parse-error` = 'true';\nINSERT INTO hole SELECT id, name FROM arch;",
                                       ("FX420", "warning"), None),
-    "filesystem_without_path": ("INSERT INTO hole SELECT id, name FROM nopath;", ("FX421", "error"), "Missing required options"),
+    "filesystem_without_path": ("INSERT INTO hole SELECT id, name FROM nopath;", ("FX421", "warning"), "Missing required options"),
     "filesystem_path_by_set": ("SET nopath.path = '/nonexistent/x';\nINSERT INTO hole SELECT id, name FROM nopath;", None, None),
     "print_known": ("SET `out`.`standard-error` = 'true';\nINSERT INTO `out` SELECT id, name FROM gen;", None, None),
     "print_typo": ("INSERT INTO `out` /*+ OPTIONS('print-identifer'='x') */ SELECT id, name FROM gen;",

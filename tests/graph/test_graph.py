@@ -170,9 +170,9 @@ def test_cli_bad_selection_exits_2(shop_ws, cli):
 
 
 CYCLE = {
-    "projects/a/tables/t1.yaml": "type: kafka\ncolumns: [{name: x, type: INT}]\nwith: {connector: kafka}\n",
-    "projects/b/tables/t2.yaml": "type: kafka\ncolumns: [{name: x, type: INT}]\nwith: {connector: kafka}\n",
-    "projects/a/tables/dim.yaml": "type: jdbc\ncolumns: [{name: x, type: INT}]\nprimary_key: [x]\nwith: {connector: jdbc}\n",
+    "projects/a/tables/t1.yaml": "type: kafka\ncolumns: [{name: x, type: INT}]\nwith: {connector: kafka, topic: t1, properties.bootstrap.servers: k, format: json}\n",
+    "projects/b/tables/t2.yaml": "type: kafka\ncolumns: [{name: x, type: INT}]\nwith: {connector: kafka, topic: t2, properties.bootstrap.servers: k, format: json}\n",
+    "projects/a/tables/dim.yaml": "type: jdbc\ncolumns: [{name: x, type: INT}]\nprimary_key: [x]\nwith: {connector: jdbc, url: u, table-name: dim}\n",
     "projects/a/tasks/x.sql": "-- a feeds b\nINSERT INTO t1\nSELECT x FROM b.t2;\n",
     "projects/b/tasks/y.sql": "INSERT INTO t2 SELECT x FROM a.t1;\n",
 }
