@@ -58,11 +58,15 @@ def has_marker(folder: Path) -> bool:
 
 
 def made_by_flinkx(folder: Path) -> bool:
-    """A marked build folder, an empty folder, or a build of a flinkx from before markers."""
+    """A marked build folder, an empty folder, or a build of a flinkx from before markers.
+
+    A folder holding nothing but a marker file, even a half-written one, counts
+    as empty: a build killed while writing its staging folder's marker leaves one.
+    """
     if has_marker(folder):
         return True
     entries = list(folder.iterdir())
-    return not entries or _legacy_build(folder, entries)
+    return all(e.name == MARKER and e.is_file() and not e.is_symlink() for e in entries) or _legacy_build(folder, entries)
 
 
 def _legacy_build(folder: Path, entries: list[Path]) -> bool:

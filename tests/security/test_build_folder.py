@@ -107,8 +107,11 @@ def test_a_symlinked_build_folder_is_refused(ws, cli, tmp_path):
 
 def test_leftover_staging_folders_are_removed_on_start_and_others_kept(ws, cli):
     assert cli("build", str(ws)).exit_code == 0
-    # what a killed build leaves: an empty staging folder, a half-written one, a previous build set aside
+    # what a killed build leaves: an empty staging folder, one killed while writing its marker,
+    # a half-written one, a previous build set aside
     (ws / ".build.staging-k1ll3d").mkdir()
+    (ws / ".build.staging-m4rk3r").mkdir()
+    (ws / ".build.staging-m4rk3r" / MARKER).write_text("")
     half = ws / ".build.staging-h4lf00"
     (half / "dwd").mkdir(parents=True)
     (half / MARKER).write_text(json.dumps({"tool": "flinkx", "version": "0"}))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from flinkx_build.emit.folder import made_by_flinkx
 from tests.conftest import write_tree
 
 TASKS = 80
@@ -198,6 +199,8 @@ def test_killed_builds_leave_the_previous_build_whole_and_no_staging_behind(tmp_
             now = snapshot(build)
             assert now in (expected[current], expected[target]), f"kill {kill}: the build folder is neither build"
             current = target if now == expected[target] else current
+            unknown = [n for n in leftovers(root) if not made_by_flinkx(root / n)]
+            assert not unknown, f"kill {kill}: {unknown} would never be cleaned up"
             if staged:  # this start got as far as writing: what earlier kills left is gone
                 reached += 1
                 assert not (earlier & leftovers(root)), f"kill {kill}: {earlier & leftovers(root)} left from earlier kills"
