@@ -2,21 +2,14 @@
 
 ruamel's round-trip parser (which keeps the line numbers every message
 needs) costs about 2.5 ms a file, so parsed documents are kept in the
-workspace's cache folder, keyed by the file's bytes. The cache folder sits
-inside the workspace, where a pull request can plant files, so an entry is
-data only (JSON: mappings, lists, text, numbers, positions; nothing that
-names a type or runs code) and is used only when its format, version,
-source key and content hash all check out. Anything else is ignored and
-overwritten by a fresh parse. The hash catches corruption and stale
-formats; it cannot tell a forged entry from a real one (anyone can compute
-it), which is why docs/decisions.md says to run CI on a fresh cache.
+workspace's cache folder, keyed by the file's bytes. An entry holds only
+mappings, lists, text, numbers and line/col data (`encode`/`decode`), and is
+checked like every cache entry (`flinkx_build.cache_entries`): format,
+version, key and content hash, or it is ignored and rebuilt.
 """
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +18,12 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.comments import CommentedSeq
 from ruamel.yaml.scalarbool import ScalarBoolean
 
+from flinkx_build.cache_entries import entry_path
+from flinkx_build.cache_entries import read_entry
+from flinkx_build.cache_entries import write_entry
+
 FORMAT = "flinkx-yaml-cache"
 VERSION = 2  # 1 was pickle: never read again
-MAX_ENTRY_BYTES = 32 * 1024 * 1024
 
 
 def encode(value: Any) -> Any:
@@ -72,63 +68,34 @@ def decode(value: Any) -> Any:
     return value
 
 
-def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
 class YamlCache:
-    """Parsed documents by content hash (see the module docstring for what is trusted)."""
+    """Parsed documents by content hash (entries checked by `flinkx_build.cache_entries`)."""
 
     def __init__(self, directory: Path | None, boundary: Path | None = None) -> None:
         self.directory = directory
-        # writes and reads stay inside this folder even if a subfolder is a planted symlink
+        # reads and writes stay inside this folder even if a subfolder is a planted symlink
         self.boundary = boundary or (directory.parent if directory is not None else None)
 
     def key(self, raw: bytes) -> str:
         return hashlib.sha256(raw + f"\0{ruamel.yaml.__version__}\0{FORMAT}{VERSION}".encode()).hexdigest()
 
-    def _path(self, key: str) -> Path | None:
-        if self.directory is None or self.boundary is None:
-            return None
-        folder = self.directory / key[:2]
-        try:
-            inside = folder.resolve().is_relative_to(self.boundary.resolve())
-        except (OSError, RuntimeError):
-            return None
-        return folder / f"{key}.json" if inside else None
-
     def get(self, raw: bytes) -> Any:
         key = self.key(raw)
-        path = self._path(key)
-        if path is None:
+        data = read_entry(entry_path(self.directory, self.boundary, key), FORMAT, VERSION, key)
+        if data is None:
             return None
         try:
-            if not path.is_file() or path.stat().st_size > MAX_ENTRY_BYTES:
-                return None
-            entry = json.loads(path.read_bytes())
-            if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("version") != VERSION:
-                return None
-            if entry.get("source") != key or entry.get("sha256") != _digest(entry.get("data")):
-                return None
-            return decode(entry["data"])
-        except Exception:  # missing, truncated, foreign or forged in shape: parse again
+            return decode(data)
+        except Exception:  # well-formed JSON of the wrong shape: parse again
             return None
 
     def put(self, raw: bytes, data: Any) -> None:
         key = self.key(raw)
-        path = self._path(key)
-        if path is None:
-            return
         try:
             encoded = encode(data)
-            entry = {"format": FORMAT, "version": VERSION, "source": key, "sha256": _digest(encoded), "data": encoded}
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(entry, fh, separators=(",", ":"))
-            os.replace(tmp, path)
-        except (OSError, TypeError, ValueError):
-            pass  # a cache that cannot be written is only slower
+        except (TypeError, ValueError):
+            return
+        write_entry(entry_path(self.directory, self.boundary, key), FORMAT, VERSION, key, encoded)
 
 
 NO_CACHE = YamlCache(None)

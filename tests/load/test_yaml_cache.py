@@ -83,7 +83,7 @@ def test_a_tampered_or_foreign_entry_is_ignored_and_rebuilt(tmp_path):
     assert data["type"] == "kafka"
     assert json.loads(entry_path.read_text())["data"]["map"][0][1] == "kafka"  # rebuilt
     for foreign in (b"\x80\x04K\x01.", b"{not json", b"[]", json.dumps({**entry, "version": 1}).encode(),
-                    json.dumps({**entry, "source": "0" * 64}).encode()):
+                    json.dumps({**entry, "key": "0" * 64}).encode()):
         entry_path.write_bytes(foreign)
         data, errors = load_yaml(path, "t.yaml", cache)
         assert data["type"] == "kafka" and not errors

@@ -35,7 +35,7 @@ def _plant(ws: Path, marker: Path) -> int:
         key = hashlib.sha256(path.read_bytes()).hexdigest()
         folder = cache / "parse" / key[:2]
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{key}.json").write_text('{"format": "flinkx-parse-cache", "version": 2, "statements": [')
+        (folder / f"{key}.json").write_text('{"format": "flinkx-parse-cache", "version": 2, "data": [')
         planted += 1
     return planted
 
