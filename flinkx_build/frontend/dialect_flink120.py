@@ -38,18 +38,12 @@ FLINK_UNRESERVED = ("DESC", "IF", "IGNORE", "RESPECT")
 # column definition) Flink rejects them, and so does the dialect (then FX01).
 FLINK_BARE_COLUMN_WORDS = ("USER", "SESSION_USER")
 
+# Words the grammar below names: sqlfluff needs each in one of the dialect's keyword sets.
 _KEYWORDS = (
     "RETURNING", "EMPTY", "ERROR", "WRAPPER", "CONDITIONAL", "UNCONDITIONAL", "OBJECT", "SCALAR",
     "JSON", "ORDINALITY", "WITHIN", "SUBSET", "PER", "ENFORCED", "EXECUTE", "SETS", "GROUPING",
     "CUBE", "ROLLUP", "ZONE", "VALUE", "ARRAY", "MATCH", "ONE", "ALL", "LOCAL",
 )
-
-
-class BareColumnReferenceSegment(BaseSegment):
-    """``user`` alone in an expression: a one-part `column_reference`, as Flink reads it."""
-
-    type = "column_reference"
-    match_grammar = Ref("BareColumnWordSegment")
 
 
 class RightArrowSegment(BaseSegment):
@@ -236,6 +230,11 @@ def extend(dataphin: Dialect) -> None:
     reserved.difference_update(FLINK_UNRESERVED)
     dataphin.sets("unreserved_keywords").update(FLINK_UNRESERVED)
     dataphin.sets("unreserved_keywords").update(k for k in _KEYWORDS if k not in reserved)
+    class BareColumnReferenceSegment(dataphin.get_segment("ColumnReferenceSegment")):  # type: ignore[misc]
+        """``user`` alone in an expression: a one-part `column_reference`, as Flink reads it."""
+
+        match_grammar = Ref("BareColumnWordSegment")
+
     dataphin.add(
         BareColumnWordSegment=MultiStringParser(FLINK_BARE_COLUMN_WORDS, IdentifierSegment, type="naked_identifier"),
         BareColumnReferenceSegment=BareColumnReferenceSegment,
