@@ -211,6 +211,13 @@ def test_splitter_reads_strings_like_flink():
     assert [c.statement.syntax for c in chunks] == [None, None]
 
 
+def test_execute_statement_set_on_one_line_keeps_positions():
+    chunks = parse_task_text("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT x FROM b; END;", {})
+    assert [(c.chunk.kind, c.chunk.line, c.chunk.col) for c in chunks] == [
+        ("begin_statement_set", 1, 1), ("statement", 1, 29), ("end", 1, 60)]
+    assert chunks[1].statement.tables[0].pos.col == 41  # `a`, in file coordinates
+
+
 def test_execute_insert_is_the_insert():
     [chunk] = parse_task_text("EXECUTE INSERT INTO a SELECT x FROM b", {})
     assert chunk.statement.kind == "insert" and chunk.chunk.text == "INSERT INTO a SELECT x FROM b"
