@@ -25,6 +25,7 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
     used = {tuple(key.split("@")[0].split(".", 1)) for key in resolved.reads | resolved.writes}
     referenced = {(ref.project or task.project, ref.name) for rs in resolved.statements for ref in rs.parsed.tables}
     typed = set()
+    unbound = any(b.kind == "error" for rs in resolved.statements for b in rs.tables)
     out = []
     sets: dict[tuple[str, str], dict[str, str]] = {}
     for rs in resolved.statements:
@@ -41,8 +42,8 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
             continue
         if len(rest) == 1 and option.value_kind == "literal":
             sets.setdefault(key, {})[rest[0]] = option.value
-        if key in used or key in referenced:
-            continue
+        if key in used or key in referenced or unbound:
+            continue  # (a reference that did not resolve may be the use: say nothing then)
         candidates = ws.projects[key[0]].tables.get(name, []) if key[0] in ws.projects else []
         if len(candidates) > 1 and key not in typed:
             out.append(Diagnostic(path, option.pos.line, option.pos.col, "FX492",

@@ -32,6 +32,8 @@ from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import TableDef
 
 FAIL_ON = ("breaking", "cross-project", "any", "never")
+BREAKING, CHANGES_DATA, NON_BREAKING = "breaking", "changes-data", "non-breaking"
+_STRENGTH = {NON_BREAKING: 0, CHANGES_DATA: 1, BREAKING: 2}
 RANK = {"indirect": 0, "direct": 1, "changed": 2}
 
 
@@ -51,10 +53,15 @@ class Impact:
     project: str
     source: str
     relation: str  # changed | direct | indirect
-    breaking: bool
+    klass: str = NON_BREAKING  # breaking | changes-data | non-breaking
     causes: set[str] = field(default_factory=set)  # changed node ids
     reasons: list[str] = field(default_factory=list)
     cross_project: bool = False
+
+    @property
+    def breaking(self) -> bool:
+        """Flink will reject the task at the head (the semantic checks' findings say so)."""
+        return self.klass == BREAKING
 
 
 @dataclass
@@ -205,12 +212,13 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
         old = base.tasks[node].error_keys if node in base.tasks else set()
         return [d for d in head.tasks[node].errors if (d.code, d.message) not in old]
 
-    def hit(node: str, relation: str, breaking: bool, cause: str | None, reasons: list[str]) -> Impact:
+    def hit(node: str, relation: str, klass: str, cause: str | None, reasons: list[str]) -> Impact:
         facts = head.tasks[node]
-        imp = impacts.setdefault(node, Impact(node, facts.project, facts.source, relation, False))
+        imp = impacts.setdefault(node, Impact(node, facts.project, facts.source, relation))
         if RANK[relation] > RANK[imp.relation]:
             imp.relation = relation
-        imp.breaking |= breaking
+        if _STRENGTH[klass] > _STRENGTH[imp.klass]:
+            imp.klass = klass
         if cause:
             imp.causes.add(cause)
         imp.reasons += [r for r in reasons if r not in imp.reasons]
@@ -223,17 +231,18 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
         if change.kind == "task":
             if node in head.tasks:
                 what = f"task {change.change}" + (f": {'; '.join(change.details)}" if change.details else "")
-                hit(node, "changed", False, node, [what])
+                hit(node, "changed", NON_BREAKING, node, [what])
             continue
         users = {t for snap in (base, head) for t, f in snap.tasks.items() if node in f.reads | f.writes | f.functions}
         for task in sorted(users & set(head.tasks)):
-            breaking, reasons = _classify_use(node, change, base, head, task)
-            hit(task, "direct", breaking, node, [f"{short_id(node)}: {r}" for r in reasons])
+            # what the change touches; whether Flink still accepts it is the head's findings' call
+            touched, reasons = _classify_use(node, change, base, head, task)
+            hit(task, "direct", CHANGES_DATA if touched else NON_BREAKING, node, [f"{short_id(node)}: {r}" for r in reasons])
     for task in sorted(head.tasks):
         errors = new_errors(task)
         if errors:
             relation = impacts[task].relation if task in impacts else "direct"
-            hit(task, relation, True, None, [f"no longer builds: {d.code} {d.message}" for d in errors[:3]])
+            hit(task, relation, BREAKING, None, [f"Flink will reject it: {d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in errors[:3]])
 
     # Everything downstream of a changed node or of a directly impacted task.
     seeds: dict[str, set[str]] = {c.node: {c.node} for c in changes if c.change != "moved" and c.node in graph}
@@ -242,7 +251,7 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
     for seed, causes in sorted(seeds.items()):
         for node in nx.descendants(graph, seed):
             if node in head.tasks:
-                hit(node, "indirect", bool(new_errors(node)), None, []).causes.update(causes)
+                hit(node, "indirect", BREAKING if new_errors(node) else NON_BREAKING, None, []).causes.update(causes)
     for imp in impacts.values():
         if imp.relation == "indirect":
             via = sorted({p for t in graph.predecessors(imp.node) for p in graph.predecessors(t) if p in impacts or p in seeds})

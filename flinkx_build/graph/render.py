@@ -23,6 +23,7 @@ CLASS_STYLE = {  # class -> (fill, stroke)
     "changed": ("#fff4c2", "#b08800"),
     "breaking": ("#ffd7d5", "#cf222e"),
     "nonbreaking": ("#ffe9cc", "#d18616"),
+    "changesdata": ("#fff4c2", "#b08800"),
     "indirect": ("#eeeeee", "#6e7781"),
     "removed": ("#f6f8fa", "#8c959f"),
 }

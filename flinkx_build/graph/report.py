@@ -48,7 +48,10 @@ class ReportContext:
 
 
 def _label(imp: Impact) -> str:
-    return "breaking" if imp.breaking else ("indirect" if imp.relation == "indirect" else "non-breaking")
+    """breaking | changes-data | indirect | non-breaking, as the report counts them."""
+    if imp.klass != "non-breaking":
+        return imp.klass
+    return "indirect" if imp.relation == "indirect" else "non-breaking"
 
 
 def _cause_projects(result: ImpactResult, imp: Impact) -> list[str]:
@@ -59,7 +62,7 @@ def project_summary(result: ImpactResult) -> dict[str, dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
 
     def row(project: str) -> dict[str, Any]:
-        return rows.setdefault(project, {"changed": 0, "breaking": 0, "non-breaking": 0, "indirect": 0, "impacted_from": set()})
+        return rows.setdefault(project, {"changed": 0, "breaking": 0, "changes-data": 0, "non-breaking": 0, "indirect": 0, "impacted_from": set()})
 
     for change in result.changes:
         if change.change != "moved":
@@ -75,13 +78,13 @@ def headline(result: ImpactResult) -> str:
     moved = sum(1 for c in result.changes if c.change == "moved")
     if len(result.changes) == moved and not result.impacts and not result.new_errors:
         return "no semantic changes: nothing is impacted" + (f" ({moved} file{'s' * (moved != 1)} moved)" if moved else "")
-    counts = {k: sum(1 for i in result.impacts if _label(i) == k) for k in ("breaking", "non-breaking", "indirect")}
+    counts = {k: sum(1 for i in result.impacts if _label(i) == k) for k in ("breaking", "changes-data", "non-breaking", "indirect")}
     projects = len({i.project for i in result.impacts})
     cross = sum(1 for i in result.impacts if i.cross_project)
     changed = sum(1 for c in result.changes if c.change != "moved")
     return (
         f"{changed} changed node{'s' * (changed != 1)}; {len(result.impacts)} impacted task{'s' * (len(result.impacts) != 1)} "
-        f"in {projects} project{'s' * (projects != 1)}: {counts['breaking']} breaking, {counts['non-breaking']} non-breaking, "
+        f"in {projects} project{'s' * (projects != 1)}: {counts['breaking']} breaking, {counts['changes-data']} changes-data, {counts['non-breaking']} non-breaking, "
         f"{counts['indirect']} indirect; {cross} cross-project"
     )
 
@@ -98,14 +101,14 @@ def to_text(result: ImpactResult, ctx: ReportContext) -> str:
         out += ["", "Impacted tasks:"]
         for imp in result.impacts:
             cross = f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else ""
-            out.append(f"  {'BREAKING' if imp.breaking else 'non-breaking':<13} {imp.relation:<9} {imp.node}  ({imp.project}{cross})")
+            out.append(f"  {'BREAKING' if imp.breaking else imp.klass:<13} {imp.relation:<9} {imp.node}  ({imp.project}{cross})")
             out += [f"      {r}" for r in imp.reasons]
             if imp.node in ctx.verdicts:
                 out.append(f"      state: {ctx.verdicts[imp.node].summary}")
         out += ["", "Projects:"]
         for project, r in project_summary(result).items():
             src = f"; impacted from {', '.join(r['impacted_from'])}" if r["impacted_from"] else ""
-            out.append(f"  {project}: {r['changed']} changed, {r['breaking']} breaking, {r['non-breaking']} non-breaking, {r['indirect']} indirect{src}")
+            out.append(f"  {project}: {r['changed']} changed, {r['breaking']} breaking, {r['changes-data']} changes-data, {r['non-breaking']} non-breaking, {r['indirect']} indirect{src}")
     if result.new_errors:
         out += ["", "New errors in the head:"] + [f"  {d.format()}" for d in result.new_errors]
     gate = "tripped (exit 1)" if ctx.tripped else "passed"
@@ -125,7 +128,7 @@ def impacted_nodes(result: ImpactResult) -> tuple[set[str], dict[str, str]]:
         if c.node in graph and c.change != "moved":
             classes[c.node] = "removed" if c.change == "removed" else "changed"
     for imp in result.impacts:
-        cls = "breaking" if imp.breaking else ("indirect" if imp.relation == "indirect" else "nonbreaking")
+        cls = {"breaking": "breaking", "changes-data": "changesdata"}.get(imp.klass) or ("indirect" if imp.relation == "indirect" else "nonbreaking")
         if imp.relation != "changed" or imp.breaking:
             classes[imp.node] = cls
     nodes = set(classes)
@@ -145,12 +148,12 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
     if not result.changes and not result.impacts and not result.new_errors:
         return "\n".join(out)
     if result.impacts:
-        out += ["| Project | Changed nodes | Breaking | Non-breaking | Indirect | Impacted from |", "|---|---:|---:|---:|---:|---|"]
+        out += ["| Project | Changed nodes | Breaking | Changes data | Non-breaking | Indirect | Impacted from |", "|---|---:|---:|---:|---:|---:|---|"]
         for project, r in project_summary(result).items():
-            out.append(f"| {_md(project)} | {r['changed']} | {r['breaking']} | {r['non-breaking']} | {r['indirect']} | {_md(', '.join(r['impacted_from']))} |")
+            out.append(f"| {_md(project)} | {r['changed']} | {r['breaking']} | {r['changes-data']} | {r['non-breaking']} | {r['indirect']} | {_md(', '.join(r['impacted_from']))} |")
         out += ["", f"### Impacted tasks ({len(result.impacts)}, {breaking} breaking)", "", "| Task | Project | Impact | Why |", "|---|---|---|---|"]
         for imp in result.impacts:
-            mark = ":x: **breaking**" if imp.breaking else "non-breaking"
+            mark = ":x: **breaking**" if imp.breaking else (":warning: changes data" if imp.klass == "changes-data" else "non-breaking")
             scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
             why = imp.reasons + ([f"state: {ctx.verdicts[imp.node].summary}"] if imp.node in ctx.verdicts else [])
             out.append(f"| `{short_id(imp.node)}` | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(why))} |")
@@ -178,7 +181,7 @@ def to_data(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
         "impacts": [
             {
                 "node": i.node, "project": i.project, "source": ctx.path(i.source), "relation": i.relation,
-                "classification": "breaking" if i.breaking else "non-breaking", "cross_project": i.cross_project,
+                "classification": i.klass, "cross_project": i.cross_project,
                 "causes": sorted(i.causes), "reasons": i.reasons,
                 **({"state_compatibility": ctx.verdicts[i.node].to_data()} if i.node in ctx.verdicts else {}),
             }
@@ -190,7 +193,8 @@ def to_data(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
 
 
 _RULES = {
-    "impact-breaking": ("error", "A change breaks this task: a column it reads, a key, a locked option or its build."),
+    "impact-breaking": ("error", "Flink will reject this task at the head: the semantic checks find an error a change caused."),
+    "impact-changes-data": ("warning", "This task still compiles, but what it reads or writes changed (a retyped or renamed column, a key)."),
     "impact-direct": ("warning", "This task uses a changed node, or is itself changed; the change is compatible."),
     "impact-indirect": ("note", "This task is downstream of a changed task."),
 }
@@ -199,12 +203,15 @@ _RULES = {
 def to_sarif(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
     results = []
     for imp in result.impacts:
-        rule = "impact-breaking" if imp.breaking else ("impact-indirect" if imp.relation == "indirect" else "impact-direct")
+        rule = "impact-breaking" if imp.breaking else ("impact-changes-data" if imp.klass == "changes-data" else ("impact-indirect" if imp.relation == "indirect" else "impact-direct"))
         cross = " (cross-project)" if imp.cross_project else ""
+        uri = ctx.path(imp.source)
+        # at the line that breaks: the first new finding in the task, else the file
+        first = next((d for d in result.new_errors if ctx.diag_path(d) == uri), None)
         results.append({
             "ruleId": rule, "level": _RULES[rule][0],
             "message": {"text": f"{imp.node} is impacted{cross}: {'; '.join(imp.reasons)}"},
-            "locations": [_location(ctx.path(imp.source), 1, 1)],
+            "locations": [_location(uri, first.line if first else 1, first.col if first else 1)],
         })
     for diag in result.new_errors:
         results.append({
