@@ -254,6 +254,9 @@ def extract_query(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> ir.
             reader.out.root = reader.query(as_query)
         return reader.out
     if stmt.kind == "insert":
+        spec = next((c for c in code(body) if c.is_type("insert_partition_spec")), None)
+        if spec is not None:
+            reader.out.static_partitions = _static_partitions(spec)
         columns = next((c for c in code(body) if c.is_type("bracketed")), None)
         if columns is not None and not any(c.is_type(*_QUERY_TYPES) for c in code(columns)):
             reader.out.insert_columns = [identifier_text(s) for s in columns.recursive_crawl(*_IDENTIFIERS)]
@@ -268,6 +271,13 @@ def extract_query(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> ir.
     if query is not None:
         reader.out.root = reader.query(query)
     return reader.out
+
+
+def _static_partitions(spec: BaseSegment) -> list[str]:
+    """`PARTITION (dt = '2020', hr)`: the columns given a value (dt), which the query does not yield."""
+    bracket = next((c for c in code(spec) if c.is_type("bracketed")), None)
+    items = code(bracket) if bracket is not None else []
+    return [identifier_text(seg) for seg, nxt in zip(items, items[1:]) if seg.is_type(*_IDENTIFIERS) and nxt.is_type("comparison_operator")]
 
 
 def _one(read, clause: BaseSegment) -> ir.Expr | None:

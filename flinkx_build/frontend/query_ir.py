@@ -119,6 +119,7 @@ class StatementQuery:
     queries: list[Query] = field(default_factory=list)
     root: int = -1  # the statement's query (INSERT ... SELECT, CREATE VIEW AS, a SELECT)
     insert_columns: list[str] = field(default_factory=list)  # INSERT INTO t (a, b)
+    static_partitions: list[str] = field(default_factory=list)  # INSERT INTO t PARTITION (dt = '...'): not in the query
     create_columns: list[ColumnDecl] = field(default_factory=list)
     create_opaque: bool = False  # CREATE TABLE ... LIKE, or columns the extraction could not read
     view_columns: list[str] = field(default_factory=list)  # CREATE VIEW v (a, b) AS

@@ -167,6 +167,9 @@ class _StatementAnalyzer:
             self.model.sink_columns = sink_columns(bound.definition)
         elif bound.kind == "local":
             self.model.sink_columns = self.task.task_sinks.get(bound.key.lower())
+        if self.model.sink_columns is not None and self.sq.static_partitions:
+            static = {c.lower() for c in self.sq.static_partitions}
+            self.model.sink_columns = [(n, t) for n, t in self.model.sink_columns if n.lower() not in static]
         if self.model.sink_columns is not None and self.sq.insert_columns:
             by_name = {n.lower(): (n, t) for n, t in self.model.sink_columns}
             self.model.sink_columns = [by_name.get(n.lower(), (n, None)) for n in self.sq.insert_columns]

@@ -28,6 +28,10 @@ CASES: dict[str, tuple[str, str | None]] = {
     "correlated": ("INSERT INTO order_sink SELECT id, qty, price, channel FROM ods.orders o WHERE EXISTS (SELECT 1 FROM ods.products p WHERE p.id = o.product_id);", None),
     "aggregate_widening": ("INSERT INTO wide_sink SELECT id, SUM(qty), SUM(price), MAX(channel) FROM ods.orders GROUP BY id;", None),
     "case_coalesce": ("INSERT INTO order_sink SELECT id, CASE WHEN qty > 1 THEN qty ELSE 0 END, price, COALESCE(channel, 'n') FROM ods.orders;", None),
+    "static_partition": ("CREATE TEMPORARY TABLE fs (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'filesystem', 'path' = 'file:///tmp/flinkx-fs', 'format' = 'csv');\n"
+                         "INSERT INTO fs PARTITION (dt = '2026-12-01') SELECT id FROM ods.orders;", None),
+    "static_partition_wrong_count": ("CREATE TEMPORARY TABLE fs (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'filesystem', 'path' = 'file:///tmp/flinkx-fs', 'format' = 'csv');\n"
+                                     "INSERT INTO fs PARTITION (dt = '2026-12-01') SELECT id, channel FROM ods.orders;", "FX410"),
     "column_list": ("INSERT INTO order_sink (id, brand) SELECT id, channel FROM ods.orders;", None),
     "union_all": ("INSERT INTO order_sink SELECT id, qty, price, channel FROM ods.orders UNION ALL SELECT id, 1, 0.5, brand FROM ods.products;", None),
     "group_by_expression": ("INSERT INTO wide_sink SELECT user_id, COUNT(*), AVG(price), channel FROM ods.orders GROUP BY user_id, channel;", None),
