@@ -1,6 +1,8 @@
 """`flinkx graph`: the cross-project dependency graph as Mermaid, DOT, JSON or HTML."""
 from __future__ import annotations
 
+from datetime import datetime
+from datetime import timezone
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,9 @@ from flinkx_build.commands.console import echo_result
 from flinkx_build.credentials import mask_options
 from flinkx_build.emit.manifest import function_node
 from flinkx_build.emit.manifest import table_node
+from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
+from flinkx_build.errors import UsageError
 from flinkx_build.graph.build import cycle_diagnostics
 from flinkx_build.graph.build import find_cycles
 from flinkx_build.graph.build import workspace_graph
@@ -24,6 +28,8 @@ from flinkx_build.graph.select import restrict_to_projects
 from flinkx_build.graph.select import select_nodes
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.pipeline import Session
+
+OPENLINEAGE_HINT = "flinkx: error: --format openlineage needs the OpenLineage client: pip install 'flinkx-build[lineage]'"
 
 
 def session_graph(session: Session) -> tuple[nx.DiGraph, list[Diagnostic]]:
@@ -66,17 +72,23 @@ def node_details(session: Session) -> dict[str, dict[str, Any]]:
 
 @click.command("graph")
 @workspace_argument
-@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "json", "html"]), default="mermaid", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "json", "html", "openlineage"]), default="mermaid", show_default=True)
 @click.option("--project", "projects", multiple=True, metavar="P", help="Only project P and the nodes one edge away from it (repeatable).")
 @click.option("--select", "selects", multiple=True, metavar="SPEC", help="NODE, +NODE (ancestors), NODE+ (descendants), +NODE+, @NODE; space = union, comma = intersection (repeatable).")
 @click.option("--exclude", "excludes", multiple=True, metavar="SPEC", help="Remove these nodes (same syntax as --select).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the parse cache.")
-def command(workspace: Path, fmt: str, projects: tuple[str, ...], selects: tuple[str, ...], excludes: tuple[str, ...], no_cache: bool) -> None:
+@click.option("--event-time", metavar="ISO8601", help="openlineage: the events' eventTime (default: now, UTC).")
+def command(workspace: Path, fmt: str, projects: tuple[str, ...], selects: tuple[str, ...], excludes: tuple[str, ...], no_cache: bool,
+            event_time: str | None) -> None:
     """Print the dependency graph of WORKSPACE (default: .).
 
     Exits 1 (after printing the graph) when a task cannot be resolved or the
     graph has a dependency cycle (FX200); 2 for a bad option or node.
+    `--format openlineage` prints one OpenLineage run event per selected task (JSON Lines).
     """
+    if fmt == "openlineage":  # options and the optional client first: exit 2 before any work
+        event_time = _event_time(event_time)
+        events_jsonl = _openlineage_writer()
     session = open_session(workspace, use_cache=not no_cache)
     check_projects(session, projects)
     graph, diags = session_graph(session)
@@ -87,8 +99,37 @@ def command(workspace: Path, fmt: str, projects: tuple[str, ...], selects: tuple
     diags.extend(cycle_diagnostics(graph, cycles))
     shown_cycles = [c for c in cycles if set(c) & nodes]
     title = f"flinkx graph: {workspace_name(session)}"
-    details = node_details(session) if fmt == "html" else None
-    echo_result(render(fmt, graph, nodes, shown_cycles, title=title, details=details), nl=False)
+    if fmt == "openlineage":
+        tasks = sorted((t for t in session.tasks() if task_node(t.key) in nodes), key=lambda t: t.key)
+        echo_result(events_jsonl(session, tasks, workspace_name(session), event_time), nl=False)
+    else:
+        details = node_details(session) if fmt == "html" else None
+        echo_result(render(fmt, graph, nodes, shown_cycles, title=title, details=details), nl=False)
     echo_diagnostics(diags, err=True)  # stdout is the graph document: keep it parseable
     if any(d.is_error for d in diags):
         raise SystemExit(1)
+
+
+def _event_time(value: str | None) -> str:
+    """`--event-time` as ISO 8601 with a time zone (UTC when none is given); now when absent."""
+    if value is None:
+        return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(f"--event-time '{value}' is not an ISO 8601 date and time (e.g. 2026-12-01T12:00:00Z)") from None
+    if "t" not in value.lower():
+        raise UsageError(f"--event-time '{value}' has no time of day (e.g. 2026-12-01T12:00:00Z)")
+    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).isoformat()
+
+
+def _openlineage_writer():
+    """`events_jsonl`, or the install hint and exit 2 when the optional client is missing."""
+    try:  # the lineage extra is optional: say how to get it, in one line
+        from flinkx_build.graph.openlineage import events_jsonl
+    except ImportError as exc:
+        if "openlineage" not in str(exc.name or exc):
+            raise
+        click.echo(OPENLINEAGE_HINT, err=True)
+        raise SystemExit(2) from None
+    return events_jsonl
