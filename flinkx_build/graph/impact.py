@@ -244,6 +244,16 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
             relation = impacts[task].relation if task in impacts else "direct"
             hit(task, relation, BREAKING, None, [f"Flink will reject it: {d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in errors[:3]])
 
+    # A meta table whose YAML the head breaks (a key on a column that is gone, ...) breaks every task using it.
+    base_load = {(d.code, d.message) for d in base.load_errors}
+    new_load = [d for d in head.load_errors if (d.code, d.message) not in base_load and d.is_error]
+    for task, facts in sorted(head.tasks.items()):
+        used = [head.tables[n] for n in facts.reads | facts.writes if n in head.tables]
+        found = [d for d in new_load if any(t.loc.path == d.path for t in used)]
+        if found:
+            relation = impacts[task].relation if task in impacts else "direct"
+            hit(task, relation, BREAKING, None, [f"Flink will reject it: {d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in found[:3]])
+
     # Everything downstream of a changed node or of a directly impacted task.
     seeds: dict[str, set[str]] = {c.node: {c.node} for c in changes if c.change != "moved" and c.node in graph}
     for imp in list(impacts.values()):
@@ -257,7 +267,6 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
             via = sorted({p for t in graph.predecessors(imp.node) for p in graph.predecessors(t) if p in impacts or p in seeds})
             imp.reasons.insert(0, "downstream of " + ", ".join(short_id(v) for v in via) if via else "downstream of a change")
         imp.cross_project = any(graph.nodes[c].get("project") != imp.project for c in imp.causes if c in graph)
-    base_load = {(d.code, d.message) for d in base.load_errors}
     new = [d for d in head.load_errors if (d.code, d.message) not in base_load]
     new += [d for task in sorted(head.tasks) for d in new_errors(task)]
     ordered = sorted(impacts.values(), key=lambda i: (not i.breaking, -RANK[i.relation], i.node))
