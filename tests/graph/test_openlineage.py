@@ -257,3 +257,17 @@ def test_missing_client_prints_one_line_hint_and_exits_2(cli, example, monkeypat
 def test_bad_event_time_is_a_usage_error(cli, example, bad):
     result = cli("graph", str(example), "--format", "openlineage", "--event-time", bad)
     assert result.exit_code == 2 and re.search(r"--event-time", result.stderr), result.stderr
+
+
+def test_the_secret_workspace_shows_no_literal_anywhere(cli, make_workspace):
+    """The shared workspace with a literal credential in every place one can be written."""
+    from tests.security.secret_ws import LITERALS
+    from tests.security.secret_ws import WORKSPACE
+
+    root = make_workspace(WORKSPACE)
+    result, lines = run_events(cli, root)
+    assert any("copy_orders" in line for line in lines), result.stderr
+    out = result.stdout + result.stderr
+    assert [lit for lit in LITERALS if lit in out] == []
+    for event in map(json.loads, lines):
+        assert all("${" not in d["namespace"] + d["name"] for d in event["inputs"] + event["outputs"])
