@@ -41,6 +41,23 @@ def revision_snapshot(repo: Path, revision: Revision, prefix: str, cache: ParseC
         return take_snapshot(session, shown_root)
 
 
+def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
+    from flinkx_build.graph.impact_validate import flink_verdicts
+    from flinkx_build.validate.engine import flink_available
+
+    reason = flink_available()
+    if reason is not None:
+        raise UsageError(f"flinkx impact --validate needs Apache Flink: {reason}")
+    if head_rev is None:
+        return flink_verdicts(work, impacts)
+    with checkout(repo, head_rev, prefix) as folder:
+        if folder is None:
+            return {}
+        session = Session.open(folder, use_cache=False)
+        session.cache = work.cache
+        return flink_verdicts(session, impacts)
+
+
 @click.command("impact")
 @workspace_argument
 @click.option("--base", "base", required=True, metavar="REV", help="The revision to compare with (e.g. origin/main).")
@@ -51,7 +68,9 @@ def revision_snapshot(repo: Path, revision: Revision, prefix: str, cache: ParseC
 @click.option("--no-cache", is_flag=True, help="Do not read or write the parse cache.")
 @click.option("--state-compat", "state_compat", is_flag=True,
               help="Also give each changed streaming task a state-compatibility verdict (embedded Flink planner; docs/deploy.md).")
-def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str, no_cache: bool, state_compat: bool) -> None:
+@click.option("--validate", "with_flink", is_flag=True,
+              help="Confirm with the embedded Flink planner: plan the impacted tasks at the head and say where the prediction differs.")
+def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str, no_cache: bool, state_compat: bool, with_flink: bool) -> None:
     """Report the tasks a change impacts, comparing WORKSPACE (default: .) at --base with --head."""
     started = time.perf_counter()
     work = open_session(workspace, use_cache=not no_cache)
@@ -75,9 +94,12 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
         from flinkx_build.deploy.impact_verdicts import verdicts_for_impacts
 
         verdicts = verdicts_for_impacts(repo, base_rev, head_rev, prefix, work, result.impacts)
+    flink: dict[str, list[str]] = {}
+    if with_flink:
+        flink = _confirm(repo, head_rev, prefix, work, result.impacts)
     ctx = ReportContext(
         base=base_rev.label, head=head_rev.label if head_rev else "working tree", repo=repo, workspace=prefix,
-        fail_on=fail_on, tripped=tripped, elapsed=time.perf_counter() - started, verdicts=verdicts,
+        fail_on=fail_on, tripped=tripped, elapsed=time.perf_counter() - started, verdicts=verdicts, flink=flink,
     )
     click.echo(render_report(fmt, result, ctx), nl=False)
     if tripped:

@@ -18,6 +18,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.impact import Impact
 from flinkx_build.graph.impact import ImpactResult
 from flinkx_build.graph.impact import short_id
+from flinkx_build.graph.impact_validate import disagreements
 from flinkx_build.graph.render import to_mermaid
 
 
@@ -31,6 +32,7 @@ class ReportContext:
     tripped: bool
     elapsed: float = 0.0
     verdicts: dict[str, Any] = field(default_factory=dict)  # task node -> deploy.compat.Verdict (--state-compat)
+    flink: dict[str, list[str]] = field(default_factory=dict)  # task node -> Flink's messages at the head (--validate)
 
     def path(self, source: str) -> str:
         """A workspace-relative source as a repository-relative path."""
@@ -45,6 +47,18 @@ class ReportContext:
             return Path(diag.path).resolve().relative_to(self.repo).as_posix()
         except ValueError:
             return diag.path
+
+
+def _anchor(result: ImpactResult, ctx: ReportContext, imp: Impact) -> str:
+    """`path#Lline`: the task file, at the line Flink will reject when it is breaking."""
+    path = ctx.path(imp.source)
+    first = next((d for d in result.new_errors if ctx.diag_path(d) == path), None)
+    return f"{path}#L{first.line}" if first else path
+
+
+def _flink_says(ctx: ReportContext, imp: Impact) -> str:
+    messages = ctx.flink.get(imp.node, [])
+    return f"rejects it: {messages[0]}" if messages else "accepts it"
 
 
 def _label(imp: Impact) -> str:
@@ -105,12 +119,18 @@ def to_text(result: ImpactResult, ctx: ReportContext) -> str:
             out += [f"      {r}" for r in imp.reasons]
             if imp.node in ctx.verdicts:
                 out.append(f"      state: {ctx.verdicts[imp.node].summary}")
+            if imp.node in ctx.flink:
+                out.append(f"      flink: {_flink_says(ctx, imp)}")
         out += ["", "Projects:"]
         for project, r in project_summary(result).items():
             src = f"; impacted from {', '.join(r['impacted_from'])}" if r["impacted_from"] else ""
             out.append(f"  {project}: {r['changed']} changed, {r['breaking']} breaking, {r['changes-data']} changes-data, {r['non-breaking']} non-breaking, {r['indirect']} indirect{src}")
     if result.new_errors:
         out += ["", "New errors in the head:"] + [f"  {d.format()}" for d in result.new_errors]
+    if ctx.flink:
+        differ = disagreements(result.impacts, ctx.flink)
+        out += ["", f"Flink (--validate): {len(ctx.flink)} impacted task(s) planned; " + ("the prediction agrees" if not differ else f"{len(differ)} differ:")]
+        out += [f"  {line}" for line in differ]
     gate = "tripped (exit 1)" if ctx.tripped else "passed"
     out += ["", f"gate --fail-on {ctx.fail_on}: {gate} ({ctx.elapsed:.1f} s)"]
     return "\n".join(out) + "\n"
@@ -156,7 +176,8 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
             mark = ":x: **breaking**" if imp.breaking else (":warning: changes data" if imp.klass == "changes-data" else "non-breaking")
             scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
             why = imp.reasons + ([f"state: {ctx.verdicts[imp.node].summary}"] if imp.node in ctx.verdicts else [])
-            out.append(f"| `{short_id(imp.node)}` | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(why))} |")
+            why += [f"Flink: {_flink_says(ctx, imp)}"] if imp.node in ctx.flink else []
+            out.append(f"| [`{short_id(imp.node)}`]({_md(_anchor(result, ctx, imp))}) | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(why))} |")
     if result.changes:
         out += ["", f"### Changed nodes ({len(result.changes)})", "", "| Node | Change | Source | Details |", "|---|---|---|---|"]
         for c in result.changes:
@@ -184,11 +205,13 @@ def to_data(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
                 "classification": i.klass, "cross_project": i.cross_project,
                 "causes": sorted(i.causes), "reasons": i.reasons,
                 **({"state_compatibility": ctx.verdicts[i.node].to_data()} if i.node in ctx.verdicts else {}),
+                **({"flink": {"rejects": bool(ctx.flink[i.node]), "messages": ctx.flink[i.node]}} if i.node in ctx.flink else {}),
             }
             for i in result.impacts
         ],
         "projects": project_summary(result),
         "new_errors": [d.format() for d in result.new_errors],
+        **({"flink_disagreements": disagreements(result.impacts, ctx.flink)} if ctx.flink else {}),
     }
 
 

@@ -83,7 +83,8 @@ def test_markdown_is_a_pr_comment(shop, impact):
     assert "| Project | Changed nodes | Breaking | Changes data | Non-breaking | Indirect | Impacted from |" in md
     assert "| dwd | 0 | 1 | 0 | 1 | 0 | ods |" in md and "| dws | 0 | 0 | 0 | 0 | 3 | ods |" in md
     # breaking because Flink will reject it: the finding that says so, at the reading line
-    row = next(line for line in md.splitlines() if line.startswith("| `dwd/orders/enrich_orders` |"))
+    row = next(line for line in md.splitlines() if line.startswith("| [`dwd/orders/enrich_orders`]("))
+    assert f"]({shop.repo_path('projects/dwd/tasks/orders/enrich_orders.sql')}#L15) |" in row  # links to the breaking line
     assert "| dwd | :x: **breaking** (direct, cross-project from ods) | ods.orders: reads column channel, which was removed;" in row
     assert f"Flink will reject it: {shop.repo_path('projects/dwd/tasks/orders/enrich_orders.sql')}:15:3: FX401 unknown column 'o.channel' in o" in row
     assert f"`{shop.repo_path('projects/ods/tables/orders.yaml')}`" in md
