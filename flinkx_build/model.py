@@ -111,6 +111,8 @@ class Project:
     tables: dict[str, list[MetaTable]] = field(default_factory=dict)
     functions: dict[str, Function] = field(default_factory=dict)  # key: lower-case name
     tasks: dict[str, Task] = field(default_factory=dict)
+    # stems of table files that did not load (their YAML error is the finding: no "unknown table" cascade)
+    unloadable_tables: set[str] = field(default_factory=set)
 
 
 @dataclass

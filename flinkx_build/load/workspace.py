@@ -189,6 +189,7 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
     for path in _yaml_files(project.directory / "tables", ws.root, diags):
         table = load_table(ws, project, path, display_path(path), diags, cache)
         if table is None:
+            project.unloadable_tables.add(path.stem.lower())
             continue
         same = project.tables.setdefault(table.name, [])
         if any(t.kind == table.kind for t in same):

@@ -29,9 +29,12 @@ def find_table(ws: Workspace, current: str, project: str | None, name: str, pos:
         return None
     candidates = proj.tables.get(name)
     if not candidates:
+        if name.lower() in proj.unloadable_tables:
+            return None  # its YAML did not load: that error is reported at the YAML, once
         pool = set(proj.tables) | (set(local_names) if project is None else set())
-        where = f"project '{proj_name}'"
-        diags.append(Diagnostic(path, pos.line, pos.col, "FX130", f"unknown table '{name}' in {where}", did_you_mean(name, pool)))
+        exact, near = _in_other_projects(ws, proj_name, name, lambda p: p.tables, ".")
+        hint = exact or did_you_mean(name, pool) or near
+        diags.append(Diagnostic(path, pos.line, pos.col, "FX130", f"unknown table '{name}' in project '{proj_name}'", hint))
         return None
     return TableLookup(proj_name, name, candidates)
 
@@ -82,5 +85,20 @@ def find_function(ws: Workspace, current: str, project: str | None, name: str, l
     if name.upper() in builtin_functions():
         return "builtin", None
     pool = set(builtin_functions()) | {f.name for f in (proj.functions.values() if proj else [])} | local_functions
-    diags.append(Diagnostic(path, pos.line, pos.col, "FX141", f"unknown function '{name}': not a task function, a function of project '{current}' nor a Flink built-in", did_you_mean(name.upper(), pool)))
+    exact, near = _in_other_projects(ws, current, name, lambda p: {f.name: f for f in p.functions.values()}, ":")
+    hint = exact or did_you_mean(name.upper(), pool) or near
+    diags.append(Diagnostic(path, pos.line, pos.col, "FX141", f"unknown function '{name}': not a task function, a function of project '{current}' nor a Flink built-in", hint))
     return "error", None
+
+
+def _in_other_projects(ws: Workspace, current: str, name: str, members, separator: str) -> tuple[str, str]:
+    """("did you mean 'dwd.dwd_orders'?", "") for a name another project has; ("", hint) for a near one."""
+    qualified = {f"{p.name}{separator}{n}": n for p in ws.projects.values() if p.name != current for n in members(p)}
+    exact = sorted(q for q, n in qualified.items() if n.lower() == name.lower())
+    if exact:
+        return f"did you mean '{exact[0]}'?", ""
+    by_name: dict[str, str] = {}
+    for q, n in sorted(qualified.items()):
+        by_name.setdefault(n, q)
+    close = did_you_mean(name, by_name)
+    return "", (f"did you mean '{by_name[close.split(chr(39))[1]]}'?" if close else "")
