@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 from urllib.parse import urlsplit
@@ -40,6 +41,7 @@ from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.semantic.model import ColumnId
 from flinkx_build.semantic.model import LineageInput
+from flinkx_build.semantic.model import StatementModel
 from flinkx_build.semantic.model import TaskModel
 
 PRODUCER = f"https://github.com/your-org/flinkx/tree/{__version__}/flinkx_build/graph/openlineage.py"
@@ -55,6 +57,9 @@ class DatasetName:
 
 class _Unnamable(Exception):
     """The options cannot give a spec name without guessing or showing a secret."""
+
+
+_Names = list["naming.DatasetNaming | DatasetName"]
 
 
 def flinkx_namespace(workspace: str) -> str:
@@ -80,7 +85,7 @@ def _authority(text: str) -> tuple[str, str | None]:
     return parts.hostname, None if port is None else str(port)
 
 
-def _kafka(options: dict[str, str]) -> list[naming.DatasetNaming]:
+def _kafka(options: dict[str, str]) -> _Names:
     # the spec names a cluster by its first bootstrap server
     host, port = _authority(_option(options, "properties.bootstrap.servers").split(",")[0])
     topics = [t.strip() for t in _option(options, "topic").split(";") if t.strip()]
@@ -97,7 +102,7 @@ def _database(scheme: str, host: str, port: str | None, database: str, table: st
     return DatasetName(f"{scheme}://{authority}", f"{database}.{table}")
 
 
-def _jdbc(options: dict[str, str]) -> list[naming.DatasetNaming | DatasetName]:
+def _jdbc(options: dict[str, str]) -> _Names:
     url = _option(options, "url")
     if not url.lower().startswith("jdbc:"):
         raise _Unnamable(url)
@@ -109,8 +114,8 @@ def _jdbc(options: dict[str, str]) -> list[naming.DatasetNaming | DatasetName]:
     return [_database(parts.scheme.lower(), host, port, database, _option(options, "table-name"))]
 
 
-def _cdc(scheme: str, default_port: str):
-    def name(options: dict[str, str]) -> list[naming.DatasetNaming | DatasetName]:
+def _cdc(scheme: str, default_port: str) -> Callable[[dict[str, str]], _Names]:
+    def name(options: dict[str, str]) -> _Names:
         host = _option(options, "hostname")
         port = str(options.get("port") or default_port)
         if "${" in port:
@@ -122,11 +127,11 @@ def _cdc(scheme: str, default_port: str):
     return name
 
 
-def _hbase(options: dict[str, str]) -> list[DatasetName]:
+def _hbase(options: dict[str, str]) -> _Names:
     return [DatasetName(f"hbase://{_option(options, 'zookeeper.quorum')}", _option(options, "table-name"))]
 
 
-def _filesystem(options: dict[str, str]) -> list[naming.DatasetNaming | DatasetName]:
+def _filesystem(options: dict[str, str]) -> _Names:
     path = _option(options, "path")
     parts = urlsplit(path)
     scheme = parts.scheme.lower()
@@ -142,7 +147,7 @@ def _filesystem(options: dict[str, str]) -> list[naming.DatasetNaming | DatasetN
     return [DatasetName(f"{scheme}://{parts.netloc}", parts.path)]
 
 
-_NAMERS = {
+_NAMERS: dict[str, Callable[[dict[str, str]], _Names]] = {
     "kafka": _kafka, "upsert-kafka": _kafka, "jdbc": _jdbc,
     "mysql-cdc": _cdc("mysql", "3306"), "postgres-cdc": _cdc("postgres", "5432"),
     "hbase-1.4": _hbase, "hbase-2.2": _hbase, "hbase": _hbase, "filesystem": _filesystem,
@@ -195,7 +200,8 @@ def _task_datasets(rt: ResolvedTask, model: TaskModel, workspace: str) -> _TaskD
     return _TaskDatasets(names, schemas)
 
 
-def _columns_read(statement) -> set[ColumnId]:
+def _columns_read(statement: StatementModel) -> set[ColumnId]:
+    """Every column the statement reads: into its written columns, or in filters, joins and grouping."""
     read = set(statement.indirect)
     for inputs in statement.lineage().values():
         read.update(i.column for i in inputs)
@@ -246,7 +252,7 @@ def task_event(session: Session, task: Task, workspace: str, event_time: str) ->
     writes = set(rt.writes) | {s.sink for s in model.statements if s.sink}
     reads = (set(rt.reads) | {c.table for s in model.statements for c in _columns_read(s)}) - writes
 
-    def facets(key: str) -> dict:
+    def facets(key: str) -> dict[str, schema_dataset.SchemaDatasetFacet]:
         schema = datasets.schemas.get(key)
         return {"schema": _schema(schema)} if schema else {}
 
