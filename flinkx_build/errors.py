@@ -73,6 +73,8 @@ CODES: dict[str, tuple[str, str]] = {
     "FX463": ("error", "watermark on a CDC source"),
     "FX470": ("warning", "table written by more than one task"),
     "FX471": ("warning", "Kafka group id shared by tasks reading the same topic"),
+    "FX472": ("warning", "source.parallelism without DISTRIBUTEBY (MRS)"),
+    "FX473": ("error", "DISTRIBUTEBY on a field the query does not output (MRS)"),
     "FX480": ("error", "credential written as a literal instead of a ${...} secret"),
     "FX490": ("warning", "SET on a table the task never uses"),
     "FX491": ("warning", "hint repeats a SET"),

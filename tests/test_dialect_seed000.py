@@ -255,16 +255,18 @@ MIRROR = {
 
 
 def test_mirror_table_by_mode(ws):
+    # seed 000 sets a TimeTunnel accessId here; on Kafka that is no option (FX420) and a literal
+    # credential (FX480), so a Kafka option stands in for it: the mode logic is the same
     task = (
-        "set dwd_lux_trd_ord_subpay_mirror.`stream`.accessId='stream_id';\n"
+        "set dwd_lux_trd_ord_subpay_mirror.`stream`.`properties.group.id`='stream_id';\n"
         "set p.dwd_lux_trd_ord_subpay_mirror.batch.startTime='2020-11-11 00:00:00';\n"
         "SELECT k FROM dwd_lux_trd_ord_subpay_mirror;\n"
     )
     root = ws(task, extra=MIRROR)
     stream = compile_task(root, "p/t", mode="stream")
     batch = compile_task(root, "p/t", mode="batch")
-    assert "'topic' = 'subpay'" in stream and "'accessId' = 'stream_id'" in stream and "startTime" not in stream
-    assert "'tableName' = 'subpay'" in batch and "'startTime' = '2020-11-11 00:00:00'" in batch and "accessId" not in batch
+    assert "'topic' = 'subpay'" in stream and "'properties.group.id' = 'stream_id'" in stream and "startTime" not in stream
+    assert "'tableName' = 'subpay'" in batch and "'startTime' = '2020-11-11 00:00:00'" in batch and "properties.group.id" not in batch
 
 
 # 9. TableHints: OPTIONS stays; key hints change the DDL; dataphincolumns crops HBase sinks

@@ -14,6 +14,7 @@ from flinkx_build.checks import connector_options
 from flinkx_build.checks import credentials
 from flinkx_build.checks import insert_schema
 from flinkx_build.checks import lookup_keys
+from flinkx_build.checks import mrs_hints
 from flinkx_build.checks import settings
 from flinkx_build.checks import time_attributes
 from flinkx_build.checks import workspace
@@ -23,7 +24,7 @@ from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
 CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check,
-          cdc_sources.check, credentials.check, settings.check, connector_options.check)
+          cdc_sources.check, credentials.check, settings.check, mrs_hints.check, connector_options.check)
 
 
 def check_codes() -> frozenset[str]:

@@ -183,6 +183,12 @@ class _StatementAnalyzer:
     def query_output(self, index: int) -> list[SourceColumn] | None:
         if index in self.outputs:
             return self.outputs[index]
+        result = self._query_output(index)
+        if result is not None:
+            self.model.select_names.update(c.name.lower() for c in result)
+        return result
+
+    def _query_output(self, index: int) -> list[SourceColumn] | None:
         self.outputs[index] = None  # a cycle (cannot happen in SQL) stays unknown
         query = self.sq.queries[index]
         if query.kind == "select":

@@ -125,6 +125,7 @@ class StatementModel:
     bindings: list[Binding] = field(default_factory=list)
     indirect: set[ColumnId] = field(default_factory=set)  # read by filters, joins, grouping
     changelog: str | None = None  # what the statement's query emits: insert | update | None (unknown)
+    select_names: set[str] = field(default_factory=set)  # lower-case output names of every query of the statement
     lookups: list[LookupUse] = field(default_factory=list)
     windows: list[WindowUse] = field(default_factory=list)
 
