@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from flinkx_build.checks.sources import reads_of
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.effective import hint_options
 from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
@@ -35,21 +35,15 @@ class CdcReader:
 def readers(resolved: ResolvedTask) -> list[CdcReader]:
     """Every mysql-cdc source the task reads with an explicit server-id."""
     out = []
-    for rs in resolved.statements:
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
-            d = bound.definition
-            if d is None or ref.role == "write" or original_connector(d.options) != "mysql-cdc":
-                continue
-            options = {k: (v, d.origins.get(f"option:{k}")) for k, v in d.options.items()}
-            options.update(hint_options(ref, resolved.task.display_path))
-            value, origin = options.get("server-id", (None, None))
-            m = _RANGE.match(value or "")
-            if m is None or origin is None:
-                continue
-            lo = int(m.group(1))
-            hi = int(m.group(2) or lo)
-            server = f"{d.options.get('hostname', '')}:{d.options.get('port', '3306')}"
-            out.append(CdcReader(resolved.task.key, bound.key, server, (min(lo, hi), max(lo, hi)), origin))
+    for _, bound, options in reads_of(resolved, "mysql-cdc"):
+        value, origin = options.get("server-id", (None, None))
+        m = _RANGE.match(value or "")
+        if m is None or origin is None:
+            continue
+        lo = int(m.group(1))
+        hi = int(m.group(2) or lo)
+        server = f"{options.get('hostname', ('', None))[0]}:{options.get('port', ('3306', None))[0]}"
+        out.append(CdcReader(resolved.task.key, bound.key, server, (min(lo, hi), max(lo, hi)), origin))
     return out
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 from flinkx_build.checks.cdc_sources import overlap_findings
 from flinkx_build.checks.cdc_sources import readers
 from flinkx_build.checks.credentials import yaml_findings
+from flinkx_build.checks.sources import reads_of
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.effective import hint_options
 from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.validate.standin import original_connector
 
 CODES = ("FX460", "FX470", "FX471", "FX480", "FX495", "FX496")
 # Reported only when asked for (flinkx.yaml `lint: {rules: {FX495: on}}` or `lint --select FX495`),
@@ -63,20 +62,14 @@ def _shared_sinks(resolved: list[ResolvedTask]) -> list[Diagnostic]:
 def _shared_groups(resolved: list[ResolvedTask]) -> list[Diagnostic]:
     places: dict[tuple[str, str, str], list[tuple[ResolvedTask, object, object]]] = {}
     for rt in resolved:
-        for rs in rt.statements:
-            for ref, bound in zip(rs.parsed.tables, rs.tables):
-                d = bound.definition
-                if d is None or ref.role == "write" or original_connector(d.options) != "kafka":
-                    continue
-                options = {k: (v, d.origins.get(f"option:{k}")) for k, v in d.options.items()}
-                options.update(hint_options(ref, rt.task.display_path))
-                group, origin = options.get("properties.group.id", (None, None))
-                topic = options.get("topic", ("", None))[0]
-                servers = options.get("properties.bootstrap.servers", ("", None))[0]
-                if group and topic and origin is not None:
-                    entry = places.setdefault((servers, topic, group), [])
-                    if all(other is not rt for other, _, _ in entry):
-                        entry.append((rt, origin, bound.key))
+        for _, bound, options in reads_of(rt, "kafka"):
+            group, origin = options.get("properties.group.id", (None, None))
+            topic = options.get("topic", ("", None))[0]
+            servers = options.get("properties.bootstrap.servers", ("", None))[0]
+            if group and topic and origin is not None:
+                entry = places.setdefault((servers, topic, group), [])
+                if all(other is not rt for other, _, _ in entry):
+                    entry.append((rt, origin, bound.key))
     out = []
     for (_, topic, group), readers_ in places.items():
         for rt, origin, key in readers_ if len(readers_) > 1 else ():
