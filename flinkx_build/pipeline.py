@@ -112,14 +112,15 @@ class Session:
             self._parsed[task.key] = statements
         return self._parsed[task.key]
 
-    def remember_parse(self, task: Task, statements: list[ParsedStatement]) -> None:
-        """Adopt a parse made elsewhere (lint parses while it lints)."""
+    def remember_parse(self, task: Task, statements: list[ParsedStatement], store: bool = True) -> None:
+        """Adopt a parse made elsewhere (lint parses while it lints); `store=False`: it came from a cache."""
         self._parsed[task.key] = statements
         self._resolved.pop(task.key, None)
         self._models.pop(task.key, None)
         self._compiled.pop(task.key, None)
-        context = self.context_for(task)
-        self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
+        if store:
+            context = self.context_for(task)
+            self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
 
     def resolved(self, task: Task) -> ResolvedTask:
         """The task with every reference bound, its semantic checks' findings included."""

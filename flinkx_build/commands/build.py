@@ -16,6 +16,7 @@ from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.emit.build_cache import BuildMemo
 from flinkx_build.emit.manifest import build_manifest
 from flinkx_build.emit.writer import prepare_build_folder
 from flinkx_build.emit.writer import write_build
@@ -58,6 +59,9 @@ def compile_workspace(session: Session, projects: list[str]):
 def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: str | None, check: bool, no_cache: bool) -> None:
     """Compile WORKSPACE (default: .) into standalone Flink SQL files."""
     started = time.perf_counter()
+    memo = None if no_cache or not workspace.exists() else BuildMemo.open(workspace, out, projects, mode, check)
+    if memo is not None and _replayed(memo, check, started):
+        return
     session = open_session(workspace, mode, use_cache=not no_cache)
     selected = check_projects(session, projects)
     ws = session.workspace
@@ -70,8 +74,12 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         raise WorkspaceErrors(diags)
     echo_diagnostics([d for d in diags if not d.is_error])
     elapsed = time.perf_counter() - started
+    warnings = [d for d in diags if not d.is_error]
+    projects_built = len({k.split('/')[0] for k in outputs})
     if check:
         echo_summary(f"flinkx: {len(outputs)} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)", ok=True)
+        if memo is not None:
+            memo.remember(warnings, {}, len(outputs), projects_built, check)
         return
     files = {rel: text for rel, text in outputs.values()}
     manifest = build_manifest(ws, resolved, {k: v[0] for k, v in outputs.items()}, graph)
@@ -79,4 +87,25 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     write_build(out_dir, files, manifest, keep, workspace_root=ws.root)
     for rel in sorted(files):
         echo_progress(f"wrote {out_dir / rel}")
-    echo_summary(f"flinkx: built {len(outputs)} tasks of {len({k.split('/')[0] for k in outputs})} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)
+    echo_summary(f"flinkx: built {len(outputs)} tasks of {projects_built} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)
+    if memo is not None:
+        memo.remember(warnings, files, len(outputs), projects_built, check)
+
+
+def _replayed(memo: BuildMemo, check: bool, started: float) -> bool:
+    """Print what the identical last build printed (nothing to write: the folder already holds it)."""
+    replay = memo.replay(check)
+    if replay is None:
+        return False
+    warnings, written, tasks, projects = replay
+    if not check:
+        prepare_build_folder(memo.shown_out, memo.root)  # the same refusals and leftover cleanup as a full build
+    echo_diagnostics(warnings)
+    elapsed = time.perf_counter() - started
+    if check:
+        echo_summary(f"flinkx: {tasks} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)", ok=True)
+        return True
+    for rel in written:
+        echo_progress(f"unchanged {memo.shown_out / rel}")
+    echo_summary(f"flinkx: built {tasks} tasks of {projects} projects into {memo.shown_out} ({elapsed:.1f} s)", ok=True)
+    return True

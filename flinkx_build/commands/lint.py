@@ -15,6 +15,7 @@ from flinkx_build.errors import UsageError
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.lint.formats import render
 from flinkx_build.lint.run import FileFix
+from flinkx_build.lint.result_cache import LintMemo
 from flinkx_build.lint.run import lint_workspace
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.select import parse_codes
@@ -67,8 +68,15 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
     changes: list[FileFix] = []
     for workspace, files in group_paths(paths):
         echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
+        memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore)
+        replayed = memo.replay() if memo is not None else None
+        if replayed is not None:  # nothing this lint reads changed since the identical last one
+            diags.extend(replayed)
+            continue
         session = open_session(workspace)
         found, fixes = lint_workspace(session, files, fix=fix, codes=codes)
+        if memo is not None:
+            memo.remember(found)
         refused: list[Diagnostic] = []
         if fixes and write:
             fixes, refused = write_fixes(fixes, session.workspace.root)

@@ -27,6 +27,9 @@ from flinkx_build.frontend.parse import statement_from_tree
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.noqa import suppressed
+from flinkx_build.lint.parallel import rule_passes_in_parallel
+from flinkx_build.lint.result_cache import RuleCache
+from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import EVERY_CODE
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.yamlfix import quote_values
@@ -71,14 +74,44 @@ def enabled_sql_rules(lint: LintConfig) -> tuple[str, ...]:
     return tuple(code for code in SQL_RULES if lint.rules.get(code, True))
 
 
-def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter = EVERY_CODE) -> TaskLint:
+def _rules_to_run(lint_cfg: LintConfig, codes: CodeFilter) -> tuple[tuple[str, ...], bool]:
+    """(rules, whether any was asked for): sqlfluff runs every rule when given none, so FX03 stands in."""
+    wanted = tuple(code for code in enabled_sql_rules(lint_cfg) if codes.keeps(code))
+    return wanted or ("FX03",), bool(wanted)
+
+
+def _rule_cache_key(session: Session, task: Task, codes: CodeFilter) -> str:
+    ws = session.workspace
+    rules, _ = _rules_to_run(ws.config.lint, codes)
+    return RuleCache.key(task.text, session.context_for(task), task.display_path, rules, ws.config.dataphin_version,
+                         ws.config.lint)
+
+
+def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter = EVERY_CODE,
+              done: RulePass | None = None) -> TaskLint:
+    """`done`: this task's rule pass, already made (by a worker process or read from the cache)."""
+    rule_cache = RuleCache(session.cache.root)
+    key = None if fix else _rule_cache_key(session, task, codes)
+    if done is None and key is not None:
+        done = rule_cache.get(key)
+    if done is not None and not fix:
+        session.remember_parse(task, done.parsed, store=False)
+        return _with_model_findings(session, task, codes, done.diagnostics, [], ())
+    diags, parsed, edits, rules = _rule_pass(session, task, fix, codes)
+    if key is not None:
+        rule_cache.put(key, RulePass(diags, parsed))
+    session.remember_parse(task, parsed)
+    return _with_model_findings(session, task, codes, diags, edits, rules)
+
+
+def _rule_pass(session: Session, task: Task, fix: bool, codes: CodeFilter
+               ) -> tuple[list[Diagnostic], list[ParsedStatement], list[tuple[int, int, str]], tuple[str, ...]]:
+    """sqlfluff's FX rules over every statement of the task: (findings, parse, fix edits, the rules that ran)."""
     ws = session.workspace
     lint_cfg = ws.config.lint
     context = session.context_for(task)
-    # sqlfluff runs every rule when given none; what runs here but is off is dropped by _configured
-    wanted = tuple(code for code in enabled_sql_rules(lint_cfg) if codes.keeps(code))
-    rules = wanted or ("FX03",)
-    fix = fix and bool(wanted)  # the stand-in rule only parses: never apply its fixes
+    rules, wanted = _rules_to_run(lint_cfg, codes)
+    fix = fix and wanted  # the stand-in rule only parses: never apply its fixes
     linter = rules_linter(context_key(context), rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings)
     diags: list[Diagnostic] = []
     parsed: list[ParsedStatement] = []
@@ -99,7 +132,14 @@ def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter
             fixed, _ = linted.fix_string()
             if fixed != chunk.text:
                 edits.append((chunk.offset, chunk.offset + len(chunk.text), fixed))
-    session.remember_parse(task, parsed)
+    return diags, parsed, edits, rules
+
+
+def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags: list[Diagnostic],
+                         edits: list[tuple[int, int, str]], rules: tuple[str, ...]) -> TaskLint:
+    """Add what the resolver and the semantic checks find (never cached: they read meta tables and functions)."""
+    lint_cfg = session.workspace.config.lint
+    diags = list(diags)
     resolved = session.resolved(task)
     # the build reports some rule problems too (FX03): keep one line per place and code
     seen = {(d.line, d.col, d.code) for d in diags}
@@ -158,8 +198,9 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
     diags = [d for d in _configured(diags, session.workspace.config.lint) if codes.keeps(d.code)]
     diags, fixes = _yaml_fixes(diags, fix)
+    done = {} if fix else rule_passes_in_parallel(session, tasks, codes)
     for task in tasks:
-        result = lint_task(session, task, fix=fix, codes=codes)
+        result = lint_task(session, task, fix=fix, codes=codes, done=done.get(task.key))
         diags.extend(result.diagnostics)
         if result.fixed_text is not None:
             fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))

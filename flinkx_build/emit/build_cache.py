@@ -1,0 +1,63 @@
+"""A `flinkx build` with nothing changed: print what the last identical build printed, write nothing.
+
+The key and its rules are `flinkx_build.run_memo`'s. A build is replayed only
+when the build folder (or, with --check, nothing) is exactly as that build
+left it; otherwise the build runs in full. Failed builds are never stored.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from flinkx_build import run_memo
+from flinkx_build.errors import Diagnostic
+
+
+@dataclass(frozen=True)
+class BuildMemo:
+    root: Path
+    cache_dir: str
+    out_dir: Path
+    shown_out: Path  # as the full build prints it
+    key: str
+
+    @classmethod
+    def open(cls, workspace: Path, out: Path | None, projects: tuple[str, ...], mode: str | None,
+             check: bool) -> "BuildMemo | None":
+        """None when the workspace or its flinkx.yaml is not usable as is (the full build reports why)."""
+        found = run_memo.workspace_config(workspace)
+        if found is None:
+            return None
+        root, config = found
+        shown_out = out or (root / config.build_dir)
+        out_dir = shown_out.resolve()
+        options = {"command": "build", "out": str(shown_out), "projects": list(projects), "mode": mode or "", "check": check}
+        return cls(root, config.cache_dir, out_dir, shown_out, run_memo.fingerprint(root, options))
+
+    def replay(self, check: bool) -> tuple[list[Diagnostic], list[str], int, int] | None:
+        """(warnings, written files, tasks, projects) of the identical last build, or None."""
+        data = run_memo.load(self.root, self.cache_dir, self.key)
+        if data is None:
+            return None
+        warnings = run_memo.diagnostics_from_json(data.get("warnings"))
+        files, tasks, projects = data.get("files"), data.get("tasks"), data.get("projects")
+        if warnings is None or not isinstance(files, dict) or not isinstance(tasks, int) or not isinstance(projects, int):
+            return None
+        if not check and not run_memo.folder_holds(self.out_dir, {str(k): str(v) for k, v in files.items()}):
+            return None
+        return warnings, sorted(data.get("written") or []), tasks, projects
+
+    def remember(self, warnings: list[Diagnostic], written: dict[str, str], tasks: int, projects: int, check: bool) -> None:
+        """Store a successful build; `written`: the task files' texts (the folder must hold them)."""
+        files: dict[str, str] = {}
+        if not check:
+            try:
+                files = {str(p.relative_to(self.out_dir)): run_memo.text_hash(p.read_text(encoding="utf-8"))
+                         for p in self.out_dir.rglob("*") if p.is_file() and not p.is_symlink()}
+            except (OSError, UnicodeDecodeError):
+                return
+            if any(files.get(rel) != run_memo.text_hash(text) for rel, text in written.items()):
+                return  # another build replaced the folder meanwhile: store nothing
+        data = {"warnings": run_memo.diagnostics_to_json(warnings), "files": files, "written": sorted(written),
+                "tasks": tasks, "projects": projects}
+        run_memo.store(self.root, self.cache_dir, self.key, data)

@@ -1,0 +1,67 @@
+"""A cold `flinkx lint` on every core: the sqlfluff rule pass of the files the cache lacks, in worker processes.
+
+The rule pass is pure-Python parsing and rule checking (tens of ms a
+statement) and independent per file, so it is forked out like the parse in
+`Session.prefetch`. Workers only compute (they inherit the loaded workspace
+through fork); the parent stores every result in the rule cache and does
+all the rest (resolving, semantic and workspace checks) itself, in order, so
+the findings are exactly those of a serial lint.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from flinkx_build.lint.result_cache import RuleCache
+from flinkx_build.lint.result_cache import RulePass
+from flinkx_build.lint.select import CodeFilter
+from flinkx_build.model import Task
+from flinkx_build.pipeline import PARALLEL_THRESHOLD
+from flinkx_build.pipeline import Session
+
+# What the forked workers read: set just before the pool starts, in the parent.
+_WORK: tuple[Session, list[Task], CodeFilter] | None = None
+
+
+def _lint_one(index: int) -> dict[str, Any]:
+    from flinkx_build.lint.run import _rule_pass
+
+    assert _WORK is not None
+    session, tasks, codes = _WORK
+    diags, parsed, _, _ = _rule_pass(session, tasks[index], False, codes)
+    return RulePass(diags, parsed).to_json()
+
+
+def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilter) -> dict[str, RulePass]:
+    """Task key -> rule pass: read from the cache, and made by workers for the rest when there are
+    enough of them to pay for starting workers (the caller makes those one by one)."""
+    global _WORK
+    from flinkx_build.lint.run import _rule_cache_key
+
+    cache = RuleCache(session.cache.root)
+    keys = {task.key: _rule_cache_key(session, task, codes) for task in tasks}
+    done: dict[str, RulePass] = {}
+    missing = []
+    for index, task in enumerate(tasks):
+        found = cache.get(keys[task.key])
+        if found is None:
+            missing.append(index)
+        else:
+            done[task.key] = found
+    workers = min(os.cpu_count() or 1, 8)
+    if len(missing) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
+        return done
+    _WORK = (session, tasks, codes)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            for index, data in zip(missing, pool.map(_lint_one, missing, chunksize=4)):
+                result = RulePass.from_json(data)
+                if result is not None:
+                    task = tasks[index]
+                    cache.put(keys[task.key], result)
+                    done[task.key] = result
+        return done
+    finally:
+        _WORK = None

@@ -1,0 +1,103 @@
+"""Caches for `flinkx lint`: the sqlfluff rule pass of each file, and a whole unchanged run.
+
+The rule pass (sqlfluff's FX01-FX03 over every statement, which is also the
+parse) is most of lint's time. Its result depends only on the task's text,
+the variables it renders with, the rules that run and their configuration,
+the path shown in messages, and the flinkx and sqlfluff versions: that is
+the key. What depends on meta tables, functions and the other tasks (the
+resolver's and the semantic checks' findings, the workspace checks) is NOT
+cached here and runs on every lint, so a meta-table change re-checks every
+task that reads it and nothing can go stale.
+
+A whole run (the same files, options, and every input byte: see
+`flinkx_build.run_memo`) is replayed from its stored findings.
+Entries are data-only JSON, checked like every cache entry.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlfluff
+
+from flinkx_build import __version__
+from flinkx_build import run_memo
+from flinkx_build.cache_entries import entry_path
+from flinkx_build.cache_entries import read_entry
+from flinkx_build.cache_entries import write_entry
+from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.parse import FRONTEND_VERSION
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.hashing import canonical_hash
+from flinkx_build.model import LintConfig
+
+FORMAT = "flinkx-lint-rules"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class RulePass:
+    """What sqlfluff's rules found in one task, and the parse they made on the way."""
+
+    diagnostics: list[Diagnostic]
+    parsed: list[ParsedStatement]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"diagnostics": run_memo.diagnostics_to_json(self.diagnostics), "parsed": [p.to_json() for p in self.parsed]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "RulePass | None":
+        try:
+            diags = run_memo.diagnostics_from_json(data["diagnostics"])
+            parsed = [ParsedStatement.from_json(item) for item in data["parsed"]]
+        except Exception:  # well-formed JSON of the wrong shape: lint again
+            return None
+        return None if diags is None else cls(diags, parsed)
+
+
+class RuleCache:
+    def __init__(self, cache_root: Path | None) -> None:
+        self.root = cache_root
+        self.directory = cache_root / "lint" if cache_root else None
+
+    @staticmethod
+    def key(text: str, context: dict[str, str], shown_path: str, rules: tuple[str, ...], dataphin_version: str,
+            lint_cfg: LintConfig) -> str:
+        settings = [list(rules), dataphin_version, asdict(lint_cfg)]
+        return canonical_hash([FORMAT, VERSION, __version__, FRONTEND_VERSION, sqlfluff.__version__, text, context,
+                               shown_path, settings])
+
+    def get(self, key: str) -> RulePass | None:
+        data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)
+        return None if data is None else RulePass.from_json(data)
+
+    def put(self, key: str, result: RulePass) -> None:
+        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, result.to_json())
+
+
+@dataclass(frozen=True)
+class LintMemo:
+    """A whole `flinkx lint` of one workspace (with its files and code filter), for replay."""
+
+    root: Path
+    cache_dir: str
+    key: str
+
+    @classmethod
+    def open(cls, workspace: Path, files: list[Path], select: tuple[str, ...], ignore: tuple[str, ...]) -> "LintMemo | None":
+        found = run_memo.workspace_config(workspace)
+        if found is None:
+            return None
+        root, config = found
+        options = {"command": "lint", "files": [str(f.resolve()) for f in files], "select": list(select),
+                   "ignore": list(ignore)}
+        return cls(root, config.cache_dir, run_memo.fingerprint(root, options))
+
+    def replay(self) -> list[Diagnostic] | None:
+        data = run_memo.load(self.root, self.cache_dir, self.key)
+        return None if data is None else run_memo.diagnostics_from_json(data.get("findings"))
+
+    def remember(self, findings: list[Diagnostic]) -> None:
+        run_memo.store(self.root, self.cache_dir, self.key, {"findings": run_memo.diagnostics_to_json(findings)})

@@ -1,0 +1,132 @@
+"""The result of a whole `flinkx build` or `flinkx lint` run, reused when none of its inputs changed.
+
+Loading, resolving and checking a workspace of 1,000 tasks takes tens of
+seconds even with every parse cached, while the common run (pre-commit, an
+editor save, a second `flinkx build`) changes nothing. So a successful run
+stores what it printed and wrote under a key over EVERYTHING it can depend
+on: the bytes of flinkx.yaml and of every file below projects/ (the only
+inputs the loader reads; symlinks by their target and content), the
+command's options, the current folder (messages show paths relative to
+it), and the flinkx, sqlfluff and Python versions. Any change at all is a
+miss, and the run does its full work (whose per-file caches still apply);
+there is no partial reuse here, so nothing here can go stale.
+
+A build is reused only if the build folder still holds exactly the files
+that run wrote (checked by content hash), so a deleted or edited output is
+rebuilt. Entries are data-only JSON in the cache folder, checked like every
+cache entry (`flinkx_build.cache_entries`).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import sqlfluff
+
+from flinkx_build import __version__
+from flinkx_build.cache_entries import entry_path
+from flinkx_build.cache_entries import read_entry
+from flinkx_build.cache_entries import write_entry
+from flinkx_build.errors import Diagnostic
+from flinkx_build.load.workspace import CONFIG_FILE
+from flinkx_build.load.workspace import _load_config  # the loader's own reading of flinkx.yaml, nothing else
+from flinkx_build.load.workspace import find_workspace
+from flinkx_build.model import WorkspaceConfig
+
+FORMAT = "flinkx-run-memo"
+VERSION = 1
+DEFAULT_CACHE_DIR = ".flinkx-cache"
+
+
+def _hash_tree(digest: "hashlib._Hash", folder: Path, root: Path) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        digest.update(f"unreadable {folder}: {exc.errno}\0".encode())
+        return
+    for entry in entries:
+        rel = os.path.relpath(entry.path, root)
+        if entry.is_symlink():
+            digest.update(f"link {rel} -> {os.readlink(entry.path)}\0".encode())
+        if entry.is_dir():  # follows a link to a folder, as the loader would (it refuses those that leave)
+            digest.update(f"dir {rel}\0".encode())
+            if not entry.is_symlink():
+                _hash_tree(digest, Path(entry.path), root)
+            continue
+        try:
+            data = Path(entry.path).read_bytes()
+        except OSError as exc:
+            data = f"unreadable {exc.errno}".encode()
+        digest.update(f"file {rel} {len(data)}\0".encode())
+        digest.update(data)
+
+
+def fingerprint(root: Path, options: dict[str, Any]) -> str:
+    """A key over the workspace's inputs and the run's options (see the module docstring)."""
+    digest = hashlib.sha256()
+    env = [__version__, sqlfluff.__version__, platform.python_version(), os.getcwd(), FORMAT, VERSION]
+    digest.update(repr((env, sorted(options.items()))).encode())
+    config = root / CONFIG_FILE
+    digest.update(f"config {config.is_symlink()}\0".encode())
+    digest.update(config.read_bytes() if config.is_file() else b"no config")
+    _hash_tree(digest, root / "projects", root)
+    return digest.hexdigest()
+
+
+def workspace_config(workspace: Path) -> tuple[Path, WorkspaceConfig] | None:
+    """The workspace root and its flinkx.yaml alone, or None when either has a problem (the full run reports it)."""
+    try:
+        root = find_workspace(workspace)
+        problems: list[Diagnostic] = []
+        config = _load_config(root / CONFIG_FILE, root, problems)
+    except Exception:  # any problem is the full run's to report, with its message
+        return None
+    return None if problems else (root, config)
+
+
+def _cache_root(root: Path, cache_dir: str | None) -> Path:
+    return root / (cache_dir or DEFAULT_CACHE_DIR)
+
+
+def load(root: Path, cache_dir: str | None, key: str) -> dict[str, Any] | None:
+    cache = _cache_root(root, cache_dir)
+    data = read_entry(entry_path(cache / "runs", cache, key), FORMAT, VERSION, key)
+    return data if isinstance(data, dict) else None
+
+
+def store(root: Path, cache_dir: str | None, key: str, data: dict[str, Any]) -> None:
+    cache = _cache_root(root, cache_dir)
+    write_entry(entry_path(cache / "runs", cache, key), FORMAT, VERSION, key, data)
+
+
+def diagnostics_to_json(diags: list[Diagnostic]) -> list[dict[str, Any]]:
+    return [asdict(d) for d in diags]
+
+
+def diagnostics_from_json(data: Any) -> list[Diagnostic] | None:
+    """The stored findings, or None when the entry has the wrong shape (then the run is done again)."""
+    try:
+        return [Diagnostic(**{k: item[k] for k in ("path", "line", "col", "code", "message", "hint", "severity", "fixable")})
+                for item in data]
+    except (TypeError, KeyError):
+        return None
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def folder_holds(out_dir: Path, files: dict[str, str]) -> bool:
+    """True when `out_dir` holds exactly `files` (relative path -> sha256 of its text) and nothing else."""
+    try:
+        found = {str(p.relative_to(out_dir)) for p in out_dir.rglob("*") if p.is_file() or p.is_symlink()}
+        if found != set(files):
+            return False
+        return all(not (out_dir / rel).is_symlink() and text_hash((out_dir / rel).read_text(encoding="utf-8")) == sha
+                   for rel, sha in files.items())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
