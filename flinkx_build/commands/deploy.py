@@ -17,6 +17,7 @@ from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
+from flinkx_build.commands.console import echo_summary
 from flinkx_build.deploy.apply import Applier
 from flinkx_build.deploy.apply import MissingSecret
 from flinkx_build.deploy.apply import secret_values
@@ -137,10 +138,10 @@ def _apply(plan, rest: FlinkRest, flink, secrets: dict[str, str], savepoint_dir:
     elapsed = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps({"plan": to_data(plan), "outcomes": [o.to_data() for o in outcomes]}, indent=2))
-    elif not outcomes:
-        click.echo(f"flinkx deploy: nothing to do, {len(plan.of('unchanged'))} job(s) unchanged ({elapsed:.1f} s)")
+    elif not outcomes:  # the summary on stderr, like every command's
+        echo_summary(f"flinkx deploy: nothing to do, {len(plan.of('unchanged'))} job(s) unchanged ({elapsed:.1f} s)", ok=True)
     else:
-        click.echo(f"flinkx deploy: applied {len(outcomes) - len(failed)} of {len(outcomes)} change(s) ({elapsed:.1f} s)")
+        echo_summary(f"flinkx deploy: applied {len(outcomes) - len(failed)} of {len(outcomes)} change(s) ({elapsed:.1f} s)", ok=not failed)
     if failed:
         for outcome in failed:
             click.echo(f"flinkx: error: FX603 {outcome.action} {outcome.task_key}: {outcome.message}", err=True)

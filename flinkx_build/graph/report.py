@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from flinkx_build import __version__
+from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.impact import Impact
 from flinkx_build.graph.impact import ImpactResult
 from flinkx_build.graph.impact import short_id
 from flinkx_build.graph.impact_validate import disagreements
 from flinkx_build.graph.render import to_mermaid
+from flinkx_build.lint.formats import help_url
 
 
 @dataclass
@@ -241,7 +243,11 @@ def to_sarif(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
             "ruleId": diag.code, "level": "error", "message": {"text": diag.message},
             "locations": [_location(ctx.diag_path(diag), diag.line, diag.col)],
         })
-    rules = [{"id": rid, "shortDescription": {"text": text}, "defaultConfiguration": {"level": level}} for rid, (level, text) in _RULES.items()]
+    impact_doc = help_url("impact").split("#")[0].replace("error-codes.md", "graph-and-impact.md") + "#flinkx-impact"
+    rules = [{"id": rid, "shortDescription": {"text": text}, "defaultConfiguration": {"level": level}, "helpUri": impact_doc}
+             for rid, (level, text) in _RULES.items()]
+    rules += [{"id": code, "shortDescription": {"text": CODES.get(code, ("", code))[1] or code}, "helpUri": help_url(code)}
+              for code in sorted({d.code for d in result.new_errors})]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

@@ -111,7 +111,7 @@ def test_a_second_apply_is_a_no_op(deploy, flink_cluster):
     before = running(flink_cluster)
     result = deploy("--apply")
     assert result.exit_code == 0, result.stderr
-    assert "nothing to do, 3 job(s) unchanged" in result.stdout
+    assert "nothing to do, 3 job(s) unchanged" in result.stderr  # the summary, on stderr
     assert running(flink_cluster) == before
 
 

@@ -112,6 +112,9 @@ def test_sarif(shop, impact):
     finding = next(r for r in results if r["ruleId"] == "FX401")
     assert breaking["locations"][0]["physicalLocation"]["region"] == finding["locations"][0]["physicalLocation"]["region"]
     assert breaking["locations"][0]["physicalLocation"]["region"]["startLine"] > 1
+    rules = {rule["id"]: rule for rule in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["impact-breaking"]["helpUri"].endswith("graph-and-impact.md#flinkx-impact")
+    assert rules["FX401"]["helpUri"].endswith("#fx401")
     assert levels[shop.repo_path("projects/dwd/tasks/orders/order_status.sql")] == ("impact-direct", "warning")
     assert levels[shop.repo_path("projects/dws/tasks/status_watch.sql")] == ("impact-indirect", "note")
 
