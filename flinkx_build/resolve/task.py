@@ -85,7 +85,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         if ref.in_hint:
             inputs = [(r, t) for s_, r, t in meta_refs if s_ is rs and r.role == "read"]
             window_input = _columns_used(rs.parsed, *inputs[0]) if len(inputs) == 1 else None
-            _check_late_data_sink(rs.parsed, table, window_input, path, diags)
+            check_late_data_sink(rs.parsed, table, window_input, path, diags)
         definition = effective_definition(
             table, settings.get(table.key), ref, engine=ws.config.engine, mode=mode,
             task_path=path, used_columns=used, diags=diags,
@@ -237,7 +237,7 @@ def _check_engine_options(engine: str, table: MetaTable, definition, diags: list
         diags.append(Diagnostic(path, line, col, "FX170", f"'{key}' of {table.project}.{table.name} needs the mrs engine; engine '{engine}' does not support it"))
 
 
-def _check_late_data_sink(stmt: ParsedStatement, table: MetaTable, window_input: set[str] | None, path: str, diags: list[Diagnostic]) -> None:
+def check_late_data_sink(stmt: ParsedStatement, table: MetaTable, window_input: set[str] | None, path: str, diags: list[Diagnostic]) -> None:
     """Seed 003: the late-data sink holds the window's input fields (in any order) plus the
     TIMESTAMP columns named by window.start.field / window.end.field."""
     for hint in stmt.select_hints:

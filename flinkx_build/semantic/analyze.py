@@ -234,6 +234,7 @@ class _StatementAnalyzer:
         for source, src in zip(query.sources, sources):
             if source.kind == "window" and source.time_column is not None:
                 binding = _lookup(source.time_column, [_without_window_columns(src)])
+                binding.query = index
                 self.model.bindings.append(binding)
                 self.model.windows.append(WindowUse(source.window, binding, source.pos))
             if source.on is not None:
@@ -340,6 +341,7 @@ class _StatementAnalyzer:
             if existing.ref is ref:
                 return existing
         binding = self._resolve(ref, index, aliases_ok)
+        binding.query = index
         self.model.bindings.append(binding)
         return binding
 

@@ -85,6 +85,7 @@ class Binding:
     column: SourceColumn | None = None
     candidates: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)  # status field: the ROW fields read below the column
+    query: int = -1  # the query (StatementQuery.queries index) the reference is written in
 
 
 @dataclass

@@ -1,0 +1,41 @@
+"""FX151 for MRS's LATE_DATA_SINK over a view or a join (seed 003).
+
+Seed 003: the late-data sink holds the window's input fields (in any order) plus the
+two TIMESTAMP columns named by `window.start.field` / `window.end.field`. The
+resolver checks a window over one meta table; over a view, a subquery or a join the
+input fields are the columns the windowed query reads from its FROM items, which
+only the semantic model knows (window bounds such as window_start are outputs of the
+window, not inputs). Where any of those columns is unknown, nothing is said.
+"""
+from __future__ import annotations
+
+from flinkx_build.engines import engine as engine_named
+from flinkx_build.errors import Diagnostic
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.task import check_late_data_sink
+from flinkx_build.semantic.analyze import WINDOW_COLUMNS
+from flinkx_build.semantic.model import TaskModel
+
+CODES: tuple[str, ...] = ()  # reports FX151, the resolver's code for the same rule
+
+
+def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+    if not engine_named(ws.config.engine).mrs_hints:
+        return []
+    out: list[Diagnostic] = []
+    for rs, sm in zip(resolved.statements, model.statements):
+        if rs.parsed.query is None or not any(i.lower == "late_data_sink" for h in rs.parsed.select_hints for i in h.items):
+            continue
+        direct = [r for r, b in zip(rs.parsed.tables, rs.tables) if b.kind == "meta" and r.role == "read" and not r.in_hint]
+        if len(direct) == 1:
+            continue  # one meta table: resolve/task.py checks it
+        sink = next((b for r, b in zip(rs.parsed.tables, rs.tables) if r.in_hint and b.kind == "meta"), None)
+        root = rs.parsed.query.root
+        mine = [b for b in sm.bindings if b.query == root]
+        if sink is None or sink.key not in resolved.tables or any(b.status not in ("bound", "outer", "alias") for b in mine):
+            continue
+        used = {b.column.name for b in mine if b.column is not None and b.column.name.lower() not in WINDOW_COLUMNS}
+        if used:
+            check_late_data_sink(rs.parsed, resolved.tables[sink.key].table, used, resolved.task.display_path, out)
+    return out
