@@ -51,6 +51,8 @@ class MetaTable:
     loc: Loc  # the YAML mapping
     content_hash: str
     mode_option_locs: dict[str, dict[str, Loc]] = field(default_factory=dict)  # mode -> option -> Loc
+    primary_key_loc: Loc | None = None  # the `primary_key:` line (explain's provenance)
+    locked_loc: Loc | None = None  # the `locked:` line (FX160's second location)
 
     @property
     def key(self) -> str:

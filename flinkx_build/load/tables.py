@@ -198,6 +198,8 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
         primary_key=primary_key, options=options, option_locs=option_locs, locked=locked,
         stream_options=mirror["stream"], batch_options=mirror["batch"], mode_option_locs=mirror_locs,
         description=_text(data.get("description")), loc=loc, content_hash=canonical_hash(content),
+        primary_key_loc=key_loc(data, "primary_key", shown) if "primary_key" in data else None,
+        locked_loc=key_loc(data, "locked", shown) if "locked" in data else None,
     )
 
 

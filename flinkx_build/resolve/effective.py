@@ -57,6 +57,13 @@ def locked_options(table: MetaTable) -> set[str]:
     return BUILTIN_LOCKED["*"] | BUILTIN_LOCKED.get(table.type.lower(), set()) | set(table.locked)
 
 
+def locked_hint(table: MetaTable, key: str) -> str:
+    """Where the lock comes from: the meta table's `locked:` line, or the built-in rule."""
+    if key in table.locked and table.locked_loc is not None:
+        return f"locked by the meta table at {table.locked_loc.path}:{table.locked_loc.line}"
+    return "flinkx never lets a task change a table's connector or type" if key in BUILTIN_LOCKED["*"] else "it is fixed by the meta table"
+
+
 def table_type_label(table: MetaTable) -> str:
     """The seed's vocabulary for table types (tableType = '...')."""
     special = {"odps": "MAX_COMPUTE", "maxcompute": "MAX_COMPUTE", "hbase": "CLOUD_HBASE", "cloudhbase": "CLOUD_HBASE"}
@@ -129,7 +136,8 @@ def effective_definition(
             columns.append(ColumnDef(col.name, col.type, col.comment, origin=origin))
     columns.extend(settings.computed)
 
-    keys: dict[str, tuple[list[str], Origin | None]] = {"primary_key": (list(table.primary_key), Origin("schema", table.loc.path, table.loc.line))}
+    pk_loc = table.primary_key_loc or table.loc
+    keys: dict[str, tuple[list[str], Origin | None]] = {"primary_key": (list(table.primary_key), Origin("schema", pk_loc.path, pk_loc.line, pk_loc.col))}
     keys["index"] = ([], None)
     keys["unique_index"] = ([], None)
     for kind, (cols, origin) in settings.keys.items():

@@ -10,6 +10,7 @@ from flinkx_build.model import Workspace
 from flinkx_build.resolve.effective import KEY_KINDS
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import TableSettings
+from flinkx_build.resolve.effective import locked_hint
 from flinkx_build.resolve.effective import locked_options
 from flinkx_build.resolve.effective import parse_watermark
 from flinkx_build.resolve.effective import split_columns
@@ -160,6 +161,6 @@ def _apply(ws: Workspace, table, target: TableSettings, stmt: ParsedStatement, o
 
 def _locked(table, key: str, path: str, option: SetOption, diags: list[Diagnostic]) -> bool:
     if key in locked_options(table):
-        diags.append(Diagnostic(path, option.pos.line, option.pos.col, "FX160", f"option '{key}' of {table.project}.{table.name} cannot be overridden in a task", "it is fixed by the meta table"))
+        diags.append(Diagnostic(path, option.pos.line, option.pos.col, "FX160", f"option '{key}' of {table.project}.{table.name} cannot be overridden in a task", locked_hint(table, key)))
         return True
     return False

@@ -16,6 +16,7 @@ from flinkx_build.resolve.builtins import builtin_functions
 from flinkx_build.resolve.builtins import quote_identifier
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import effective_definition
+from flinkx_build.resolve.effective import locked_hint
 from flinkx_build.resolve.effective import locked_options
 from flinkx_build.resolve.model import BoundFunction
 from flinkx_build.resolve.model import BoundTable
@@ -272,7 +273,7 @@ def _check_hints(ws: Workspace, table: MetaTable, ref: TableRef, path: str, diag
             if name == "options":
                 for key, _ in item.options:
                     if key in locked_options(table):
-                        diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX160", f"option '{key}' of {table.project}.{table.name} cannot be overridden in a task", "it is fixed by the meta table"))
+                        diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX160", f"option '{key}' of {table.project}.{table.name} cannot be overridden in a task", locked_hint(table, key)))
             elif name in ("index", "uniqueindex") and not engine_named(engine).index_keys:
                 diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX170", f"{item.name} hints need the blink engine; engine '{engine}' (like open-source and Ververica Flink) has no INDEX / UNIQUE INDEX"))
             elif name == "dataphincolumns" and "hbase" not in table.type.lower():
