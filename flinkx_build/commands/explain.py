@@ -12,8 +12,8 @@ from flinkx_build.credentials import mask_value
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.errors import did_you_mean
-from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.effective import hint_options
+from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 

@@ -1,9 +1,9 @@
 """resolve: bind every table, function and SET of a parsed task."""
 from __future__ import annotations
 
-from flinkx_build.errors import Diagnostic
 from flinkx_build.engines import ENGINE_ONLY_OPTIONS
 from flinkx_build.engines import engine as engine_named
+from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.reserved_stop import syntax_code
 from flinkx_build.frontend.statements import ParsedStatement

@@ -15,9 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from flinkx_build.cli import main
-from tests.graph.gitrepo import git
-
 from tests.conftest import EXAMPLE
+from tests.graph.gitrepo import git
 from tests.helpers import session_for
 from tests.semantic.column_edits import generate
 from tests.semantic.conftest import flink_rejects
