@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from dataclasses import field
@@ -75,8 +76,10 @@ class Session:
                 out.append(Diagnostic(task.display_path, line, col, "FX110", f"unknown variable '${{{use.name}}}'", did_you_mean(use.name, context)))
         return out
 
-    def prefetch(self, tasks: list[Task]) -> None:
+    def prefetch(self, tasks: list[Task], on_parsed: Callable[[Task], None] | None = None) -> None:
         """Parse the tasks the cache does not have, in parallel when there are many.
+
+        `on_parsed(task)` after each task read from the cache or parsed in parallel (a progress bar).
 
         sqlfluff's parser is pure Python (~15-30 ms a statement), so a cold
         build of a large workspace is CPU-bound: fork one worker per core.
@@ -92,6 +95,8 @@ class Session:
                 missing.append((task, context, key))
             else:
                 self._parsed[task.key] = statements
+                if on_parsed is not None:
+                    on_parsed(task)
         workers = min(os.cpu_count() or 1, 8)
         if len(missing) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
             return  # parsed one by one on first use
@@ -100,6 +105,8 @@ class Session:
             for (task, _, key), statements in zip(missing, pool.map(_parse_text, jobs, chunksize=8)):
                 self._parsed[task.key] = statements
                 self.cache.put(key, statements)
+                if on_parsed is not None:
+                    on_parsed(task)
 
     def parsed(self, task: Task) -> list[ParsedStatement]:
         if task.key not in self._parsed:

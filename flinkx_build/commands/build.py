@@ -16,6 +16,8 @@ from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.progress import TaskProgress
+from flinkx_build.commands.progress import task_progress
 from flinkx_build.emit.build_cache import BuildMemo
 from flinkx_build.emit.manifest import build_manifest
 from flinkx_build.emit.writer import prepare_build_folder
@@ -29,12 +31,20 @@ from flinkx_build.pipeline import Session
 
 def compile_workspace(session: Session, projects: list[str]):
     """(outputs: task key -> (relative path, text), resolved tasks, diagnostics, graph)."""
+    with task_progress() as progress:
+        return _compile_workspace(session, projects, progress)
+
+
+def _compile_workspace(session: Session, projects: list[str], progress: TaskProgress):
     diags = list(session.load_diagnostics)
     outputs: dict[str, tuple[str, str]] = {}
     resolved = []
     tasks = session.tasks(projects)
-    session.prefetch(tasks)
+    progress.phase("parsing", len(tasks))
+    session.prefetch(tasks, on_parsed=lambda task: progress.advance(task.key))
+    progress.phase("compiling", len(tasks))
     for task in tasks:
+        progress.advance(task.key)
         rt = session.resolved(task)
         resolved.append(rt)
         diags.extend(rt.diagnostics)

@@ -10,6 +10,7 @@ from flinkx_build.commands.console import echo_findings
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_result
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.lint.formats import FORMATS
@@ -74,7 +75,8 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
             diags.extend(replayed)
             continue
         session = open_session(workspace)
-        found, fixes = lint_workspace(session, files, fix=fix, codes=codes)
+        with task_progress() as progress:
+            found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress)
         if memo is not None:
             memo.remember(found)
         refused: list[Diagnostic] = []

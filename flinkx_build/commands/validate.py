@@ -16,6 +16,7 @@ from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.progress import task_progress
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
@@ -71,8 +72,10 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
     cache_dir = ws.root / ws.config.cache_dir
-    with engine.FlinkSession(cache_dir) as flink:
+    with engine.FlinkSession(cache_dir) as flink, task_progress() as progress:
+        progress.phase("validating", len(resolved))
         for rt in resolved:
+            progress.advance(rt.task.key)
             script = session.compiled(rt.task)
             echo_progress(f"validating {rt.task.key}")
             compiled_path = outputs[rt.task.key][0] if rt.task.key in outputs else f"{rt.task.project}/{rt.task.name}.sql"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -34,7 +35,8 @@ def _lint_one(index: int) -> dict[str, Any]:
     return RulePass(diags, parsed).to_json()
 
 
-def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilter) -> dict[str, RulePass]:
+def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilter,
+                            on_done: Callable[[Task], None] | None = None) -> dict[str, RulePass]:
     """Task key -> rule pass: read from the cache, and made by workers for the rest when there are
     enough of them to pay for starting workers (the caller makes those one by one)."""
     global _WORK
@@ -62,6 +64,8 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
                     task = tasks[index]
                     cache.put(keys[task.key], result)
                     done[task.key] = result
+                if on_done is not None:
+                    on_done(tasks[index])
         return done
     finally:
         _WORK = None

@@ -16,6 +16,8 @@ from pathlib import Path
 from sqlfluff.core import Linter
 from sqlfluff.core.errors import SQLLintError
 
+from flinkx_build.commands.progress import NO_PROGRESS
+from flinkx_build.commands.progress import TaskProgress
 from flinkx_build.credentials import mask_in_context
 from flinkx_build.checks.workspace import wanted_opt_in
 from flinkx_build.checks.workspace import workspace_findings
@@ -192,14 +194,18 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
     return chosen, yaml_paths
 
 
-def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes: CodeFilter = EVERY_CODE) -> tuple[list[Diagnostic], list[FileFix]]:
+def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes: CodeFilter = EVERY_CODE,
+                   progress: TaskProgress = NO_PROGRESS) -> tuple[list[Diagnostic], list[FileFix]]:
     """The findings, and (with `fix`) the files the safe fixes would change; writes nothing."""
     tasks, yaml_paths = select_targets(session, files)
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
     diags = [d for d in _configured(diags, session.workspace.config.lint) if codes.keeps(d.code)]
     diags, fixes = _yaml_fixes(diags, fix)
-    done = {} if fix else rule_passes_in_parallel(session, tasks, codes)
+    progress.phase("linting", len(tasks))
+    done = {} if fix else rule_passes_in_parallel(session, tasks, codes, on_done=lambda task: progress.advance(task.key))
+    progress.phase("checking", len(tasks))
     for task in tasks:
+        progress.advance(task.key)
         result = lint_task(session, task, fix=fix, codes=codes, done=done.get(task.key))
         diags.extend(result.diagnostics)
         if result.fixed_text is not None:
