@@ -121,6 +121,14 @@ def measure(commands: list[list[str]], cwd: Path, runs: int, before: Callable[[]
     return Run(statistics.median(times), max(peaks))
 
 
+class ProgressRows(list):
+    """The table's rows; each is also printed to stderr as it is measured (a 1,000-task run takes minutes)."""
+
+    def append(self, row: Row) -> None:
+        print("bench: " + " | ".join(row.cells()), file=sys.stderr, flush=True)
+        super().append(row)
+
+
 def split_into_folders(paths: list[Path], parts: int) -> list[Path]:
     """Copy `paths` round-robin into `parts` fresh folders (`sqlfluff parse` takes one PATH)."""
     root = Path(tempfile.mkdtemp(prefix="flinkx-bench-anchor-"))
@@ -154,7 +162,7 @@ def bench(ws: Path, runs: int, cores: int) -> list[Row]:
     def change_one_task() -> None:
         one_task.write_text(original + f"-- bench edit {next(edits)}\n", encoding="utf-8")
 
-    rows: list[Row] = []
+    rows = ProgressRows()
     cold_build = measure([[*FLINKX, "build", "."]], ws, runs, cold)
     compiled = sorted(build.rglob("*.sql"))
     parse_anchor = measure([[*SQLFLUFF, "parse", "--dialect", "flink", str(part)] for part in split_into_folders(compiled, cores)],
@@ -180,6 +188,7 @@ def bench(ws: Path, runs: int, cores: int) -> list[Row]:
 
 def impact(ws: Path, runs: int) -> Run:
     """Commit the workspace, change one option of a table that several tasks read, time `flinkx impact`."""
+    (ws / ".gitignore").write_text("build/\n.flinkx-cache/\n", encoding="utf-8")  # as a real repository has
     git(ws, "init", "-q")
     git(ws, "add", "-A")
     git(ws, "commit", "-q", "-m", "bench base")
