@@ -63,6 +63,7 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
                 if result is not None:
                     task = tasks[index]
                     cache.put(keys[task.key], result)
+                    session.remember_parse(task, result.parsed)  # into the parse cache too: the next build reuses it
                     done[task.key] = result
                 if on_done is not None:
                     on_done(tasks[index])
