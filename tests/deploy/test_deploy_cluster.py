@@ -179,7 +179,7 @@ def test_a_removed_tasks_job_is_stopped_with_a_savepoint(deploy, flink_cluster, 
     assert rest(flink_cluster, f"/jobs/{old}")["state"] == "FINISHED"
     assert set(running(flink_cluster)) == {"dws/clicks_1m", "dws/user_clicks"}
     again = deploy("--apply")
-    assert "nothing to do, 2 job(s) unchanged" in again.stdout
+    assert "nothing to do, 2 job(s) unchanged" in again.stderr
 
 
 def test_an_unreachable_cluster_is_one_line_and_exit_2(cli, deploy_workspace):
