@@ -28,7 +28,9 @@ def column_graph(session: Session) -> nx.MultiDiGraph:
     for task in session.tasks():
         model = session.model(task)
         for statement in model.statements:
-            for output in statement.outputs or () if statement.sink else ():
+            if not statement.sink or statement.outputs is None:
+                continue  # only INSERTs write columns
+            for output in statement.outputs:
                 target = ColumnId(statement.sink, output.name)
                 where = f"{task.display_path}:{output.pos.line}" if output.pos else task.display_path
                 for item in sorted(output.inputs):

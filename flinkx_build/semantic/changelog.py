@@ -48,7 +48,7 @@ def query_mode(an: "_StatementAnalyzer", index: int) -> str | None:
         mode = _source_mode(an, index, source)
         if mode is None:
             return None
-        if source.join in ("left", "right", "full") and not _has_lookup(query):
+        if source.join in ("left", "right", "full"):  # (lookup joins were skipped above)
             if _reads_time_bounds(source.on):
                 return None  # an interval join appends; flinkx does not tell them apart
             mode = UPDATE
@@ -89,10 +89,6 @@ def _has_aggregate(expr: ir.Expr) -> bool:
 
 def _is_ranking(expr: ir.Expr) -> bool:
     return any(n.kind == ir.CALL and n.over and n.text in ("ROW_NUMBER", "RANK", "DENSE_RANK") for n in expr.walk())
-
-
-def _has_lookup(query: ir.Query) -> bool:
-    return False  # outer joins are judged per source; a LEFT lookup join has `lookup` set itself
 
 
 def _reads_time_bounds(on: ir.Expr | None) -> bool:
