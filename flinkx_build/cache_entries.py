@@ -8,6 +8,10 @@ else (a pickle, a truncated file, another version) reads as a miss and is
 overwritten. The hash catches corruption and stale formats, not forgery
 (see docs/decisions.md). Reads and writes never follow a symlink planted
 below the cache folder out of it.
+
+The hash covers the data's bytes as written (the entry's last member), so a
+read checks it without serialising the data again: at a thousand entries a
+run, re-serialising cost more than parsing.
 """
 from __future__ import annotations
 
@@ -21,19 +25,26 @@ from typing import Any
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 
-def digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+_DATA_MARK = b',"data":'
+_inside_memo: dict[tuple[Path, Path], bool] = {}
+
+
+def _resolves_inside(path: Path, boundary: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(boundary.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
 
 
 def entry_path(folder: Path | None, boundary: Path | None, key: str) -> Path | None:
     """`folder/ab/abcd....json` for `key`, or None when caching is off or the path would leave `boundary`."""
     if folder is None or boundary is None or len(key) < 3 or not key.isalnum():
         return None
+    # the folder is resolved once a run; a subfolder only when it is a link (a real folder stays inside)
+    if (folder, boundary) not in _inside_memo:
+        _inside_memo[(folder, boundary)] = _resolves_inside(folder, boundary)
     sub = folder / key[:2]
-    try:
-        inside = sub.resolve().is_relative_to(boundary.resolve())
-    except (OSError, RuntimeError):  # a symlink loop
-        return None
+    inside = _inside_memo[(folder, boundary)] and (not os.path.islink(sub) or _resolves_inside(sub, boundary))
     return sub / f"{key}.json" if inside else None
 
 
@@ -44,12 +55,16 @@ def read_entry(path: Path | None, fmt: str, version: int, key: str) -> Any:
     try:
         if not path.is_file() or path.stat().st_size > MAX_ENTRY_BYTES:
             return None
-        entry = json.loads(path.read_bytes())
+        raw = path.read_bytes().rstrip()
+        entry = json.loads(raw)
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("format") != fmt or entry.get("version") != version:
         return None
-    if entry.get("key") != key or entry.get("sha256") != digest(entry.get("data")):
+    at = raw.find(_DATA_MARK)  # the header before it holds no user text, so the first mark is the member's
+    if entry.get("key") != key or at < 0 or not raw.endswith(b"}") or "data" not in entry:
+        return None
+    if entry.get("sha256") != hashlib.sha256(raw[at + len(_DATA_MARK):-1]).hexdigest():
         return None
     return entry["data"]
 
@@ -58,11 +73,13 @@ def write_entry(path: Path | None, fmt: str, version: int, key: str, data: Any) 
     if path is None:
         return
     try:
-        entry = {"format": fmt, "version": version, "key": key, "sha256": digest(data), "data": data}
+        body = json.dumps(data, separators=(",", ":")).encode()
+        header = json.dumps({"format": fmt, "version": version, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
+                            separators=(",", ":")).encode()
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")  # 0600
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(entry, fh, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(header[:-1] + _DATA_MARK + body + b"}")
         os.replace(tmp, path)
     except (OSError, TypeError, ValueError):
         pass  # a cache that cannot be written is only slower

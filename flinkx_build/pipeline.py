@@ -33,6 +33,9 @@ from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.task import resolve_task
 from flinkx_build.semantic import analyze
 from flinkx_build.semantic.model import TaskModel
+from flinkx_build.semantic.summary import TaskSummary
+from flinkx_build.semantic.summary import summarize
+from flinkx_build.semantic.summary_cache import SummaryCache
 
 PARALLEL_THRESHOLD = 16  # below this, starting workers costs more than it saves
 
@@ -52,13 +55,16 @@ class Session:
     _resolved: dict[str, ResolvedTask] = field(default_factory=dict)
     _compiled: dict[str, CompiledScript] = field(default_factory=dict)
     _models: dict[str, TaskModel] = field(default_factory=dict)
+    _summaries: dict[str, TaskSummary] = field(default_factory=dict)
+    summary_cache: SummaryCache | None = None
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
         workspace, diags = load_workspace(root, use_cache)
         diags.extend(table_diagnostics(workspace))  # FX420 in meta-table YAML, once per key
         cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else None
-        return cls(workspace, diags, ParseCache(cache_dir), mode or workspace.config.mode)
+        mode = mode or workspace.config.mode
+        return cls(workspace, diags, ParseCache(cache_dir), mode, summary_cache=SummaryCache(cache_dir, workspace, mode))
 
     def context_for(self, task: Task) -> dict[str, str]:
         ws = self.workspace
@@ -125,6 +131,7 @@ class Session:
         self._resolved.pop(task.key, None)
         self._models.pop(task.key, None)
         self._compiled.pop(task.key, None)
+        self._summaries.pop(task.key, None)
         if store:
             context = self.context_for(task)
             self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
@@ -145,6 +152,28 @@ class Session:
         """The column-level semantic model of the task (scopes, bindings, types, lineage)."""
         self.resolved(task)
         return self._models[task.key]
+
+    def cached_summary(self, task: Task) -> TaskSummary | None:
+        """The task's summary if this session or the summary cache has it (nothing is parsed)."""
+        if task.key not in self._summaries and self.summary_cache is not None:
+            found = self.summary_cache.get(self.summary_cache.key(task, self.context_for(task)))
+            if found is not None:
+                self._summaries[task.key] = found
+        return self._summaries.get(task.key)
+
+    def summary(self, task: Task) -> TaskSummary:
+        """What the task contributes to the workspace views (graph, manifest, workspace checks, impact)."""
+        found = self.cached_summary(task)
+        if found is not None:
+            return found
+        rt = self.resolved(task)
+        ws = self.workspace
+        settings = [ws.config.engine, ws.config.flink_version, ws.config.dataphin_version, self.mode]
+        made = summarize(rt, self.compiled(task).text if rt.ok else None, settings)
+        if self.summary_cache is not None:
+            self.summary_cache.put(self.summary_cache.key(task, self.context_for(task)), made)
+        self._summaries[task.key] = made
+        return made
 
     def compiled(self, task: Task) -> CompiledScript:
         if task.key not in self._compiled:

@@ -9,13 +9,17 @@ FX495 / FX496: meta tables and functions no task uses (info).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flinkx_build.checks.cdc_sources import overlap_findings
-from flinkx_build.checks.cdc_sources import readers
 from flinkx_build.checks.credentials import yaml_findings
-from flinkx_build.checks.sources import reads_of
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+
+if TYPE_CHECKING:  # summary.py imports the checks: no cycle at run time
+    from flinkx_build.semantic.summary import KafkaRead
+    from flinkx_build.semantic.summary import TableWrite
+    from flinkx_build.semantic.summary import TaskSummary
 
 CODES = ("FX460", "FX470", "FX471", "FX480", "FX495", "FX496")
 # Reported only when asked for (flinkx.yaml `lint: {rules: {FX495: on}}` or `lint --select FX495`),
@@ -23,12 +27,12 @@ CODES = ("FX460", "FX470", "FX471", "FX480", "FX495", "FX496")
 OPT_IN = frozenset({"FX495", "FX496"})
 
 
-def workspace_findings(ws: Workspace, resolved: list[ResolvedTask], whole: bool, opt_in: frozenset[str] = frozenset()) -> list[Diagnostic]:
-    """`whole`: every task of the workspace is in `resolved`; `opt_in`: the OPT_IN codes wanted."""
-    out = overlap_findings([r for rt in resolved for r in readers(rt)])
-    out += _shared_sinks(resolved) + _shared_groups(resolved) + yaml_findings(ws)
+def workspace_findings(ws: Workspace, summaries: list[TaskSummary], whole: bool, opt_in: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """`whole`: every task of the workspace is in `summaries`; `opt_in`: the OPT_IN codes wanted."""
+    out = overlap_findings([r for s in summaries for r in s.cdc_readers])
+    out += _shared_sinks(summaries) + _shared_groups(summaries) + yaml_findings(ws)
     if whole and opt_in:
-        out += [d for d in _unused(ws, resolved) if d.code in opt_in]
+        out += [d for d in _unused(ws, summaries) if d.code in opt_in]
     return out
 
 
@@ -37,52 +41,41 @@ def wanted_opt_in(rules: dict[str, bool], selected: tuple[str, ...]) -> frozense
     return frozenset(code for code in OPT_IN if rules.get(code) is True or code in {s.upper() for s in selected})
 
 
-def _writers(rt: ResolvedTask):
-    for rs in rt.statements:
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
-            if bound.kind == "meta" and ref.role == "write" and rs.parsed.kind == "insert" and not ref.in_hint:
-                yield bound.key, ref
-
-
-def _shared_sinks(resolved: list[ResolvedTask]) -> list[Diagnostic]:
-    places: dict[str, list[tuple[ResolvedTask, object]]] = {}
-    for rt in resolved:
-        for key, ref in _writers(rt):
-            if all(other is not rt for other, _ in places.get(key, [])):
-                places.setdefault(key, []).append((rt, ref))
+def _shared_sinks(summaries: list[TaskSummary]) -> list[Diagnostic]:
+    places: dict[str, list[tuple[TaskSummary, TableWrite]]] = {}
+    for summary in summaries:
+        for write in summary.sink_writes:
+            places.setdefault(write.table, []).append((summary, write))
     out = []
     for key, writers in places.items():
-        for rt, ref in writers if len(writers) > 1 else ():
-            others = ", ".join(f"{o.task.display_path}:{r.pos.line}" for o, r in writers if o is not rt)
-            out.append(Diagnostic(rt.task.display_path, ref.pos.line, ref.pos.col, "FX470", f"{key} is also written by {others}",
+        for summary, write in writers if len(writers) > 1 else ():
+            others = ", ".join(f"{o.display_path}:{w.line}" for o, w in writers if o is not summary)
+            out.append(Diagnostic(summary.display_path, write.line, write.col, "FX470", f"{key} is also written by {others}",
                                   "let one task own each table (a statement set can write several)"))
     return out
 
 
-def _shared_groups(resolved: list[ResolvedTask]) -> list[Diagnostic]:
-    places: dict[tuple[str, str, str], list[tuple[ResolvedTask, object, object]]] = {}
-    for rt in resolved:
-        for _, bound, options in reads_of(rt, "kafka"):
-            group, origin = options.get("properties.group.id", (None, None))
-            topic = options.get("topic", ("", None))[0]
-            servers = options.get("properties.bootstrap.servers", ("", None))[0]
-            if group and topic and origin is not None:
-                entry = places.setdefault((servers, topic, group), [])
-                if all(other is not rt for other, _, _ in entry):
-                    entry.append((rt, origin, bound.key))
+def _shared_groups(summaries: list[TaskSummary]) -> list[Diagnostic]:
+    places: dict[tuple[str, str, str], list[tuple[TaskSummary, KafkaRead]]] = {}
+    for summary in summaries:
+        for read in summary.kafka_reads:
+            entry = places.setdefault((read.servers, read.topic, read.group), [])
+            if all(other is not summary for other, _ in entry):
+                entry.append((summary, read))
     out = []
     for (_, topic, group), readers_ in places.items():
-        for rt, origin, key in readers_ if len(readers_) > 1 else ():
-            others = ", ".join(o.task.key for o, _, _ in readers_ if o is not rt)
-            out.append(Diagnostic(origin.path, origin.line, origin.col, "FX471",
-                                  f"{rt.task.key} reads topic '{topic}' ({key}) with properties.group.id '{group}', like {others}",
+        for summary, read in readers_ if len(readers_) > 1 else ():
+            others = ", ".join(o.key for o, _ in readers_ if o is not summary)
+            o = read.origin
+            out.append(Diagnostic(o.path, o.line, o.col, "FX471",
+                                  f"{summary.key} reads topic '{topic}' ({read.table}) with properties.group.id '{group}', like {others}",
                                   "give each task its own group id (SET tbl.`properties.group.id` = '<task>_${env}')"))
     return out
 
 
-def _unused(ws: Workspace, resolved: list[ResolvedTask]) -> list[Diagnostic]:
-    tables = {k for rt in resolved for k in rt.reads | rt.writes}
-    functions = {k for rt in resolved for k in rt.functions}
+def _unused(ws: Workspace, summaries: list[TaskSummary]) -> list[Diagnostic]:
+    tables = {k for s in summaries for k in s.read_keys | s.write_keys}
+    functions = {k for s in summaries for k in s.functions}
     out = []
     for project in ws.projects.values():
         for same in project.tables.values():

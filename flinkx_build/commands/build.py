@@ -6,57 +6,13 @@ from pathlib import Path
 
 import click
 
-from flinkx_build.checks.workspace import workspace_findings
-from flinkx_build.lint.noqa import suppressed
-from flinkx_build.commands.common import check_projects
-from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import mode_option
-from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
-from flinkx_build.commands.progress import TaskProgress
-from flinkx_build.commands.progress import task_progress
 from flinkx_build.emit.build_cache import BuildMemo
-from flinkx_build.emit.manifest import build_manifest
 from flinkx_build.emit.writer import prepare_build_folder
-from flinkx_build.emit.writer import write_build
-from flinkx_build.errors import WorkspaceErrors
-from flinkx_build.graph.build import cycle_diagnostics
-from flinkx_build.graph.build import find_cycles
-from flinkx_build.graph.build import workspace_graph
-from flinkx_build.pipeline import Session
-
-
-def compile_workspace(session: Session, projects: list[str]):
-    """(outputs: task key -> (relative path, text), resolved tasks, diagnostics, graph)."""
-    with task_progress() as progress:
-        return _compile_workspace(session, projects, progress)
-
-
-def _compile_workspace(session: Session, projects: list[str], progress: TaskProgress):
-    diags = list(session.load_diagnostics)
-    outputs: dict[str, tuple[str, str]] = {}
-    resolved = []
-    tasks = session.tasks(projects)
-    progress.phase("parsing", len(tasks))
-    session.prefetch(tasks, on_parsed=lambda task: progress.advance(task.key))
-    progress.phase("compiling", len(tasks))
-    for task in tasks:
-        progress.advance(task.key)
-        rt = session.resolved(task)
-        resolved.append(rt)
-        diags.extend(rt.diagnostics)
-        if rt.ok:
-            outputs[task.key] = (f"{task.project}/{task.name}.sql", session.compiled(task).text)
-    # a chain of tasks that feeds back into itself cannot be deployed in order
-    graph = workspace_graph(session.workspace, resolved)
-    diags.extend(cycle_diagnostics(graph, find_cycles(graph)))
-    texts = {rt.task.display_path: rt.task.text for rt in resolved}
-    found = workspace_findings(session.workspace, resolved, whole=not projects)
-    diags.extend(d for d in found if not suppressed(texts.get(d.path, ""), d))  # `-- noqa: FX470` as in lint
-    return outputs, resolved, diags, graph
 
 
 @click.command("build")
@@ -72,13 +28,23 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     memo = None if no_cache or not workspace.exists() else BuildMemo.open(workspace, out, projects, mode, check)
     if memo is not None and _replayed(memo, check, started):
         return
+    # only now the pipeline (sqlfluff, networkx): a replayed build never needs it
+    from flinkx_build.commands.common import check_projects
+    from flinkx_build.commands.common import echo_diagnostics
+    from flinkx_build.commands.common import open_session
+    from flinkx_build.compile.workspace import compile_workspace
+    from flinkx_build.emit.manifest import build_manifest
+    from flinkx_build.emit.writer import write_build
+    from flinkx_build.errors import WorkspaceErrors
+
     session = open_session(workspace, mode, use_cache=not no_cache)
     selected = check_projects(session, projects)
     ws = session.workspace
     out_dir = out or (ws.root / ws.config.build_dir)
     if not check:  # refuse a folder flinkx may not replace before any work; clear what killed builds left
         prepare_build_folder(out_dir, ws.root)
-    outputs, resolved, diags, graph = compile_workspace(session, selected)
+    built = compile_workspace(session, selected)
+    outputs, diags = built.outputs, built.diagnostics
     errors = [d for d in diags if d.is_error]
     if errors:
         raise WorkspaceErrors(diags)
@@ -92,7 +58,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
             memo.remember(warnings, {}, len(outputs), projects_built, check)
         return
     files = {rel: text for rel, text in outputs.values()}
-    manifest = build_manifest(ws, resolved, {k: v[0] for k, v in outputs.items()}, graph)
+    manifest = build_manifest(ws, built.summaries, {k: v[0] for k, v in outputs.items()}, built.graph)
     keep = set(ws.projects) - set(selected) if selected else None
     write_build(out_dir, files, manifest, keep, workspace_root=ws.root)
     for rel in sorted(files):
@@ -110,6 +76,8 @@ def _replayed(memo: BuildMemo, check: bool, started: float) -> bool:
     warnings, written, tasks, projects = replay
     if not check:
         prepare_build_folder(memo.shown_out, memo.root)  # the same refusals and leftover cleanup as a full build
+    from flinkx_build.commands.common import echo_diagnostics
+
     echo_diagnostics(warnings)
     elapsed = time.perf_counter() - started
     if check:

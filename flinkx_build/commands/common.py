@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -9,14 +10,18 @@ from flinkx_build.commands.console import echo_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.load.workspace import find_workspace
-from flinkx_build.pipeline import Session
+
+if TYPE_CHECKING:
+    from flinkx_build.pipeline import Session
 
 workspace_argument = click.argument("workspace", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
 mode_option = click.option("--mode", type=click.Choice(["stream", "batch"]), default=None, help="Build mirror tables for this mode (default: flinkx.yaml's mode).")
 project_option = click.option("--project", "projects", multiple=True, metavar="P", help="Only this project (repeatable).")
 
 
-def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True) -> Session:
+def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
+    from flinkx_build.pipeline import Session  # sqlfluff and the pipeline: only for a command that works
+
     if not workspace.exists():
         raise UsageError(f"{workspace}: no such folder")
     session = Session.open(find_workspace(workspace), mode, use_cache)

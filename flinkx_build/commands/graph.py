@@ -35,12 +35,10 @@ OPENLINEAGE_HINT = "flinkx: error: --format openlineage needs the OpenLineage cl
 def session_graph(session: Session) -> tuple[nx.DiGraph, list[Diagnostic]]:
     """The whole workspace's graph and every load and resolve diagnostic."""
     diags = list(session.load_diagnostics)
-    resolved = []
-    for task in session.tasks():
-        rt = session.resolved(task)
-        resolved.append(rt)
-        diags.extend(rt.diagnostics)
-    return workspace_graph(session.workspace, resolved), diags
+    summaries = [session.summary(task) for task in session.tasks()]
+    for summary in summaries:
+        diags.extend(summary.diagnostics)
+    return workspace_graph(session.workspace, summaries), diags
 
 
 def workspace_name(session: Session) -> str:

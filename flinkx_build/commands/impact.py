@@ -9,6 +9,7 @@ parsed twice.
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import click
@@ -16,7 +17,6 @@ import click
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.errors import UsageError
-from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.graph.gitrev import Revision
 from flinkx_build.graph.gitrev import checkout
 from flinkx_build.graph.gitrev import repo_root
@@ -29,16 +29,32 @@ from flinkx_build.graph.report import render_report
 from flinkx_build.graph.snapshot import Snapshot
 from flinkx_build.graph.snapshot import take_snapshot
 from flinkx_build.pipeline import Session
+from flinkx_build.semantic.summary_cache import SummaryCache
 
 
-def revision_snapshot(repo: Path, revision: Revision, prefix: str, cache: ParseCache, shown_root: Path) -> Snapshot:
-    """The workspace at `revision`, or an empty one if it did not exist there."""
-    with checkout(repo, revision, prefix) as folder:
-        if folder is None:
-            return Snapshot()
-        session = Session.open(folder, use_cache=False)
-        session.cache = cache  # the working tree's: content-hashed, so sharing it is safe
-        return take_snapshot(session, shown_root)
+def revision_snapshot(stack: ExitStack, repo: Path, revision: Revision, prefix: str, work: Session, shown_root: Path) -> Snapshot:
+    """The workspace at `revision`, or an empty one if it did not exist there.
+
+    The checkout stays on disk until `stack` closes: the snapshot resolves
+    the few tasks a change reaches only when the comparison asks.
+    """
+    folder = stack.enter_context(checkout(repo, revision, prefix))
+    if folder is None:
+        return Snapshot()
+    return take_snapshot(revision_session(folder, work), shown_root)
+
+
+def revision_session(folder: Path, work: Session) -> Session:
+    """A session on a checked-out revision that shares the working tree's caches.
+
+    Every cache is keyed by content and stores paths relative to the
+    workspace, so what the working tree cached serves the revision too.
+    """
+    session = Session.open(folder, use_cache=False)
+    session.cache = work.cache
+    if work.summary_cache is not None and work.summary_cache.root is not None:
+        session.summary_cache = SummaryCache(work.summary_cache.root, session.workspace, session.mode)
+    return session
 
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
@@ -53,9 +69,7 @@ def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, 
     with checkout(repo, head_rev, prefix) as folder:
         if folder is None:
             return {}
-        session = Session.open(folder, use_cache=False)
-        session.cache = work.cache
-        return flink_verdicts(session, impacts)
+        return flink_verdicts(revision_session(folder, work), impacts)
 
 
 @click.command("impact")
@@ -82,12 +96,13 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
         raise UsageError(f"{root}: the workspace is not inside the git repository at {repo}") from None
     base_rev = resolve_revision(repo, base)
     head_rev = resolve_revision(repo, head) if head else None
-    base_snap = revision_snapshot(repo, base_rev, prefix, work.cache, root)
-    if head_rev is None:
-        head_snap = take_snapshot(work, root)
-    else:
-        head_snap = revision_snapshot(repo, head_rev, prefix, work.cache, root)
-    result = compare(base_snap, head_snap)
+    with ExitStack() as stack:
+        base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root)
+        if head_rev is None:
+            head_snap = take_snapshot(work, root)
+        else:
+            head_snap = revision_snapshot(stack, repo, head_rev, prefix, work, root)
+        result = compare(base_snap, head_snap)
     tripped = result.trips(fail_on)
     verdicts = {}
     if state_compat:

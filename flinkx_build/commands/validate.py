@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from flinkx_build.checks import check_codes
-from flinkx_build.commands.build import compile_workspace
+from flinkx_build.compile.workspace import compile_workspace
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import mode_option
@@ -65,7 +65,9 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if not engine_named(ws.config.engine).apache_flink:
         raise UsageError(f"flinkx validate checks Apache Flink SQL; engine '{ws.config.engine}' is not validated (use engine flink or vvr)")
     selected = check_projects(session, projects)
-    outputs, resolved, diags, _ = compile_workspace(session, selected)
+    built = compile_workspace(session, selected)
+    outputs, diags = built.outputs, built.diagnostics
+    tasks = session.tasks(selected)
     # what the semantic checks find, Flink judges too: only errors that stop compiling stop here
     semantic = check_codes()
     if any(d.is_error and d.code not in semantic for d in diags):
@@ -73,12 +75,12 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     findings: list[Diagnostic] = []
     cache_dir = ws.root / ws.config.cache_dir
     with engine.FlinkSession(cache_dir) as flink, task_progress() as progress:
-        progress.phase("validating", len(resolved))
-        for rt in resolved:
-            progress.advance(rt.task.key)
-            script = session.compiled(rt.task)
-            echo_progress(f"validating {rt.task.key}")
-            compiled_path = outputs[rt.task.key][0] if rt.task.key in outputs else f"{rt.task.project}/{rt.task.name}.sql"
+        progress.phase("validating", len(tasks))
+        for task in tasks:
+            progress.advance(task.key)
+            script = session.compiled(task)
+            echo_progress(f"validating {task.key}")
+            compiled_path = outputs[task.key][0] if task.key in outputs else f"{task.project}/{task.name}.sql"
             to_check = ScriptToValidate(script.key, compiled_path, tuple(script.statements), tuple(script.udfs), session.mode)
             for finding in flink.validate(to_check):
                 findings.append(map_finding(script, finding, to_check.compiled_path))
@@ -87,4 +89,4 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if findings:
         echo_summary(f"flinkx: Flink rejected {len({f.path for f in findings})} file(s) ({elapsed:.1f} s)", ok=False)
         raise SystemExit(1)
-    echo_summary(f"flinkx: Flink accepts all {len(resolved)} tasks ({elapsed:.1f} s)", ok=True)
+    echo_summary(f"flinkx: Flink accepts all {len(tasks)} tasks ({elapsed:.1f} s)", ok=True)

@@ -1,13 +1,17 @@
 """manifest.json: what was built from what (the shape dbt users know)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from typing import Any
 
 import networkx as nx
 
 from flinkx_build import __version__
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+
+if TYPE_CHECKING:  # summary.py imports the checks: no cycle at run time
+    from flinkx_build.semantic.summary import TaskSummary
 
 
 def table_node(key: str) -> str:
@@ -22,8 +26,8 @@ def function_node(key: str) -> str:
     return "function." + key.replace(":", ".", 1)
 
 
-def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[str, str], graph: nx.DiGraph) -> dict[str, Any]:
-    """`graph` is `graph.build.workspace_graph(ws, resolved)`: the build already has it."""
+def build_manifest(ws: Workspace, summaries: list[TaskSummary], outputs: dict[str, str], graph: nx.DiGraph) -> dict[str, Any]:
+    """`graph` is `graph.build.workspace_graph(ws, summaries)`: the build already has it."""
     tables = {}
     functions = {}
     projects = {}
@@ -42,15 +46,14 @@ def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[st
                 "source": fn.loc.path, "content_hash": fn.content_hash,
             }
     tasks = {}
-    for rt in resolved:
-        task = rt.task
-        tasks[task_node(task.key)] = {
-            "project": task.project, "name": task.name, "source": task.display_path,
-            "content_hash": task.content_hash, "compiled": outputs.get(task.key),
-            "reads": sorted(table_node(k) for k in rt.reads), "writes": sorted(table_node(k) for k in rt.writes),
-            "functions": sorted(function_node(k) for k in rt.functions),
-            "columns_read": {table_node(k): sorted(v) for k, v in sorted(rt.columns_read.items())},
-            "column_lineage": column_lineage(rt),
+    for summary in summaries:
+        tasks[task_node(summary.key)] = {
+            "project": summary.project, "name": summary.name, "source": summary.display_path,
+            "content_hash": summary.content_hash, "compiled": outputs.get(summary.key),
+            "reads": sorted(table_node(k) for k in summary.read_keys), "writes": sorted(table_node(k) for k in summary.write_keys),
+            "functions": sorted(function_node(k) for k in summary.functions),
+            "columns_read": {table_node(k): v for k, v in summary.columns_read.items()},
+            "column_lineage": summary.column_lineage,  # each column written, from which column and how
         }
     return {
         "metadata": {"generator": f"flinkx {__version__}", "engine": ws.config.engine, "flink_version": ws.config.flink_version},
@@ -58,16 +61,6 @@ def build_manifest(ws: Workspace, resolved: list[ResolvedTask], outputs: dict[st
         "parent_map": {n: sorted(graph.predecessors(n)) for n in sorted(graph.nodes)},
         "child_map": {n: sorted(graph.successors(n)) for n in sorted(graph.nodes)},
     }
-
-
-def column_lineage(rt: ResolvedTask) -> list[dict[str, str]]:
-    """Each column the task writes, from which column and how (the semantic model's edges)."""
-    if rt.semantic is None:
-        return []
-    return [
-        {"column": target.format(), "from": source.column.format(), "transformation": source.transformation}
-        for target, source in rt.semantic.column_lineage()
-    ]
 
 
 def _rel(ws: Workspace, path) -> str:

@@ -7,8 +7,11 @@ by value (`impact.compare`), never by file text.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
+from functools import partial
 from pathlib import Path
 
 import networkx as nx
@@ -18,15 +21,14 @@ from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.build import workspace_graph
-from flinkx_build.graph.columns import column_use
-from flinkx_build.hashing import canonical_hash
 from flinkx_build.load.workspace import display_path
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.effective import effective_definition
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.model import Task
 from flinkx_build.resolve.model import TableDef
+from flinkx_build.semantic.summary import TaskSummary
 
 
 @dataclass
@@ -41,12 +43,32 @@ class TaskFacts:
     functions: set[str]  # function node ids
     columns: dict[str, set[str]]  # table node -> columns read (wildcards included)
     insert_wildcard: set[str]  # table nodes an `INSERT ... SELECT *` passes through
-    defs: dict[str, list[TableDef]]  # table node -> effective definitions, one per variant
+    # table node -> effective definitions, one per variant: resolving the task costs
+    # milliseconds, and only the users of a changed table are asked
+    load_defs: Callable[[], dict[str, list[TableDef]]] = field(default=dict, repr=False, compare=False)
+
+    @cached_property
+    def defs(self) -> dict[str, list[TableDef]]:
+        return self.load_defs()
 
     @property
     def error_keys(self) -> set[tuple[str, str]]:
         """Errors without positions: a moved line is not a new error."""
         return {(d.code, d.message) for d in self.errors}
+
+
+class TableDefs(dict):
+    """node id -> the table's definition without any task's SET, made when first asked for
+    (a thousand effective definitions cost a second; a change asks for a few)."""
+
+    def __init__(self, tables: dict[str, MetaTable], make: Callable[[MetaTable], TableDef]) -> None:
+        super().__init__()
+        self._tables = tables
+        self._make = make
+
+    def __missing__(self, node: str) -> TableDef:
+        made = self[node] = self._make(self._tables[node])
+        return made
 
 
 @dataclass
@@ -66,11 +88,12 @@ class Snapshot:
 
 
 def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
-    """Resolve every task of the session's workspace.
+    """Every task's summary (cached by content), and definitions on demand.
 
     `shown_root` is the working tree's workspace folder: diagnostics of a
     revision checked out in a temporary folder are shown at the path the
-    same file has in the working tree, so a reviewer can open it.
+    same file has in the working tree, so a reviewer can open it. The
+    session must stay usable (its folder on disk) while the snapshot is read.
     """
     ws = session.workspace
     config = ws.config
@@ -78,45 +101,40 @@ def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
     snap.projects = set(ws.projects)
     relocate = _relocator(ws.root, shown_root)
     snap.load_errors = [relocate(d) for d in session.load_diagnostics if d.is_error]
-    settings = [config.engine, config.flink_version, config.dataphin_version, session.mode]
     for project in ws.projects.values():
         for same_name in project.tables.values():
             for table in same_name:
-                node = table_node(table.key)
-                snap.tables[node] = table
-                snap.table_defs[node] = effective_definition(
-                    table, None, None, engine=config.engine, mode=session.mode, task_path="", used_columns=None, diags=[]
-                )
+                snap.tables[table_node(table.key)] = table
         for fn in project.functions.values():
             snap.functions[function_node(fn.key)] = fn
-    resolved = [session.resolved(task) for task in session.tasks()]
-    snap.graph = workspace_graph(ws, resolved)
-    for rt in resolved:
-        facts = _task_facts(rt, settings, relocate)
+    snap.table_defs = TableDefs(snap.tables, lambda table: effective_definition(
+        table, None, None, engine=config.engine, mode=session.mode, task_path="", used_columns=None, diags=[]))
+    tasks = session.tasks()
+    summaries = [session.summary(task) for task in tasks]
+    snap.graph = workspace_graph(ws, summaries)
+    for task, summary in zip(tasks, summaries):
+        facts = _task_facts(summary, relocate, partial(_definitions, session, task))
         facts.source = snap.source(facts.node)
         snap.tasks[facts.node] = facts
     return snap
 
 
-def _task_facts(rt: ResolvedTask, settings: list[str], relocate) -> TaskFacts:
-    task = rt.task
-    reads = {table_node(k) for k in rt.reads}
-    writes = {table_node(k) for k in rt.writes}
-    functions = {function_node(k) for k in rt.functions}
-    # The task's own text after rendering, normalised. What its names are bound
-    # to is compared separately (`impact._changes`): a binding lost with a
-    # removed table is that table's change, not the task's.
-    statements = [rs.parsed.normalized for rs in rt.statements]
-    fingerprint = canonical_hash([settings, statements])
-    use = column_use(rt)
-    columns = {table_node(k): v for k, v in use.columns.items()}
+def _definitions(session: Session, task: Task) -> dict[str, list[TableDef]]:
+    rt = session.resolved(task)
+    return {table_node(k): [d for d, _ in u.variants] for k, u in rt.tables.items()}
+
+
+def _task_facts(summary: TaskSummary, relocate, load_defs: Callable[[], dict[str, list[TableDef]]]) -> TaskFacts:
+    columns: dict[str, set[str]] = {}
+    for read in summary.reads:
+        columns[table_node(read.table)] = set(read.columns)
     return TaskFacts(
-        node=task_node(task.key), project=task.project, source="", fingerprint=fingerprint,
-        errors=[relocate(d) for d in rt.diagnostics if d.is_error],
-        reads=reads, writes=writes, functions=functions,
-        columns=columns,
-        insert_wildcard={table_node(k) for k in use.insert_wildcard},
-        defs={table_node(k): [d for d, _ in u.variants] for k, u in rt.tables.items()},
+        node=task_node(summary.key), project=summary.project, source="", fingerprint=summary.fingerprint,
+        errors=[relocate(d) for d in summary.diagnostics if d.is_error],
+        reads={table_node(k) for k in summary.read_keys}, writes={table_node(k) for k in summary.write_keys},
+        functions={function_node(k) for k in summary.functions},
+        columns=columns, insert_wildcard={table_node(k) for k in summary.insert_wildcard},
+        load_defs=load_defs,
     )
 
 

@@ -39,7 +39,7 @@ def shop_ws(tmp_path) -> Path:
 @pytest.fixture
 def graph(shop_ws):
     session = Session.open(shop_ws, use_cache=False)
-    return workspace_graph(session.workspace, [session.resolved(t) for t in session.tasks()])
+    return workspace_graph(session.workspace, [session.summary(t) for t in session.tasks()])
 
 
 def test_nodes_and_attributes(graph):
@@ -195,7 +195,7 @@ def test_lookup_loop_is_not_a_cycle_in_stream_mode(make_workspace):
     }
     ws = make_workspace(files)
     session = Session.open(ws, use_cache=False)
-    graph = workspace_graph(session.workspace, [session.resolved(t) for t in session.tasks()])
+    graph = workspace_graph(session.workspace, [session.summary(t) for t in session.tasks()])
     assert graph.edges["table.a.dim", "task.a.x"]["relation"] == "lookup"
     assert find_cycles(graph) == []
     assert find_cycles(graph, include_lookups=True) == [["task.a.x", "table.a.dim"]]

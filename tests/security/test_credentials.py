@@ -107,15 +107,15 @@ def test_build_output_shows_no_literal(ws, cli):
 
 def test_compiled_sql_keeps_literals_and_placeholders_and_the_manifest_shows_neither(ws):
     """Flink needs the value: compiled SQL is the one place a literal credential appears."""
-    from flinkx_build.commands.build import compile_workspace
+    from flinkx_build.compile.workspace import compile_workspace
     from flinkx_build.emit.manifest import build_manifest
 
     session = session_for(ws)
     compiled = session.compiled(_task(session)).text
     assert "'password' = 'TablePw4711'" in compiled and "'properties.ssl.keystore.password' = 'SetKeystorePw9931'" in compiled
     assert "'properties.ssl.truststore.password' = '${db_password}'" in compiled  # a declared secret stays a placeholder
-    _, resolved, _, graph = compile_workspace(session, [])
-    manifest = build_manifest(session.workspace, resolved, {"dwd/copy_orders": "dwd/copy_orders.sql"}, graph)
+    built = compile_workspace(session, [])
+    manifest = build_manifest(session.workspace, built.summaries, {"dwd/copy_orders": "dwd/copy_orders.sql"}, built.graph)
     _assert_no_literal(json.dumps(manifest), "manifest.json")
 
 

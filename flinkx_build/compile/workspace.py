@@ -1,0 +1,63 @@
+"""compile, for the whole workspace: every task's summary, compiled SQL and the cross-task findings.
+
+Build and validate share this step. Each task's summary comes from the
+summary cache when none of its inputs changed (`semantic/summary_cache.py`);
+only the others are parsed (in parallel when there are many), resolved and
+compiled. The graph and the workspace checks read the summaries.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from flinkx_build.checks.workspace import workspace_findings
+from flinkx_build.commands.progress import TaskProgress
+from flinkx_build.commands.progress import task_progress
+from flinkx_build.errors import Diagnostic
+from flinkx_build.graph.build import cycle_diagnostics
+from flinkx_build.graph.build import find_cycles
+from flinkx_build.graph.build import workspace_graph
+from flinkx_build.lint.noqa import suppressed
+from flinkx_build.pipeline import Session
+from flinkx_build.semantic.summary import TaskSummary
+
+
+@dataclass
+class WorkspaceBuild:
+    outputs: dict[str, tuple[str, str]]  # task key -> (path in the build folder, compiled SQL)
+    summaries: list[TaskSummary]
+    diagnostics: list[Diagnostic]
+    graph: nx.DiGraph
+
+
+def compile_workspace(session: Session, projects: list[str]) -> WorkspaceBuild:
+    with task_progress() as progress:
+        return _compile_workspace(session, projects, progress)
+
+
+def _compile_workspace(session: Session, projects: list[str], progress: TaskProgress) -> WorkspaceBuild:
+    diags = list(session.load_diagnostics)
+    tasks = session.tasks(projects)
+    missing = [task for task in tasks if session.cached_summary(task) is None]
+    to_compile = {task.key for task in missing}
+    progress.phase("parsing", len(missing))
+    session.prefetch(missing, on_parsed=lambda task: progress.advance(task.key))
+    progress.phase("compiling", len(missing))
+    outputs: dict[str, tuple[str, str]] = {}
+    summaries = []
+    for task in tasks:
+        if task.key in to_compile:
+            progress.advance(task.key)
+        summary = session.summary(task)
+        summaries.append(summary)
+        diags.extend(summary.diagnostics)
+        if summary.compiled is not None:
+            outputs[task.key] = (f"{task.project}/{task.name}.sql", summary.compiled)
+    # a chain of tasks that feeds back into itself cannot be deployed in order
+    graph = workspace_graph(session.workspace, summaries)
+    diags.extend(cycle_diagnostics(graph, find_cycles(graph)))
+    texts = {t.display_path: t.text for t in tasks}
+    found = workspace_findings(session.workspace, summaries, whole=not projects)
+    diags.extend(d for d in found if not suppressed(texts.get(d.path, ""), d))  # `-- noqa: FX470` as in lint
+    return WorkspaceBuild(outputs, summaries, diags, graph)
