@@ -146,8 +146,9 @@ class _Reader:
         return options, locs
 
 
-def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: list[Diagnostic], cache: YamlCache = NO_CACHE) -> MetaTable | None:
-    data, errors = load_yaml(path, shown, cache)
+def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: list[Diagnostic], cache: YamlCache = NO_CACHE,
+               raw: bytes | None = None) -> MetaTable | None:
+    data, errors = load_yaml(path, shown, cache, raw)
     diags.extend(errors)
     if data is None and errors:
         return None
@@ -250,8 +251,9 @@ def _name_list(reader: _Reader, data: CommentedMap, key: str) -> list[str]:
     return [_text(v) for v in value]
 
 
-def load_function(project: Project, path: Path, shown: str, diags: list[Diagnostic], cache: YamlCache = NO_CACHE) -> Function | None:
-    data, errors = load_yaml(path, shown, cache)
+def load_function(project: Project, path: Path, shown: str, diags: list[Diagnostic], cache: YamlCache = NO_CACHE,
+                  raw: bytes | None = None) -> Function | None:
+    data, errors = load_yaml(path, shown, cache, raw)
     diags.extend(errors)
     if data is None and errors:
         return None

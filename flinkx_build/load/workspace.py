@@ -6,16 +6,27 @@ stop on the first error set. Only a missing workspace is a `UsageError`.
 """
 from __future__ import annotations
 
+import fnmatch
+import gc
 import os
+import re
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from typing import Iterator
+from typing import NamedTuple
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import did_you_mean
+from flinkx_build.frontend.template import template_context
 from flinkx_build.hashing import sha256
-from flinkx_build.load.tables import load_function
-from flinkx_build.load.tables import load_table
-from flinkx_build.limits import check_sql_text
+from flinkx_build.load.memo import KeyPrefix
+from flinkx_build.load.memo import LoadMemo
+from flinkx_build.load.memo import check_task_limits
+from flinkx_build.load.memo import read_raw
+from flinkx_build.load.memo import memo_function
+from flinkx_build.load.memo import memo_table
 from flinkx_build.load.config import read_config
 from flinkx_build.load.config import scalar_text
 from flinkx_build.load.config import string_map
@@ -54,7 +65,13 @@ def find_workspace(start: Path) -> Path:
     raise UsageError(f"{display_path(start)}: no {CONFIG_FILE} here or in any parent folder (is this a flinkx workspace?)")
 
 
-def load_workspace(root: Path, use_cache: bool = True) -> tuple[Workspace, list[Diagnostic]]:
+def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None = None) -> tuple[Workspace, list[Diagnostic]]:
+    """The workspace at `root` and the findings about it.
+
+    `memo_cache`: the cache folder whose load memo to use instead of this workspace's own, e.g. the
+    working tree's for a revision checked out into a temporary folder (the memo keys on content,
+    never on where the files are), even when `use_cache` is off for everything else.
+    """
     root = root.resolve()
     config_path = root / CONFIG_FILE
     if not config_path.is_file():
@@ -73,9 +90,30 @@ def load_workspace(root: Path, use_cache: bool = True) -> tuple[Workspace, list[
             continue
         projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
-    for project in projects.values():
-        _load_project_contents(workspace, project, diags, cache)
+    memo = LoadMemo(memo_cache if memo_cache is not None else root / config.cache_dir if use_cache else None)
+    with _collector_paused():
+        for project in projects.values():
+            _load_project_contents(workspace, project, diags, cache, memo)
+        memo.save()
+        memo.close()  # freed by reference counting, before the collector is back
     return workspace, diags
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while the workspace's objects are built.
+
+    A load allocates hundreds of thousands of objects (the memo's JSON, then the
+    tables), none in a cycle, and the collector's passes over the growing heap
+    took as long as the decoding itself; reference counting frees them as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _load_config(path: Path, root: Path, diags: list[Diagnostic]) -> WorkspaceConfig:
@@ -154,7 +192,13 @@ def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], ca
     return project
 
 
-def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> list[Path]:
+class Found(NamedTuple):
+    path: Path
+    shown: str  # display_path(path)
+    rel: str  # below the searched folder, with `/`
+
+
+def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> list[Found]:
     """Regular files under `folder` matching `pattern`, none reached through a symlink leaving the workspace."""
     if not folder.is_dir():
         return []
@@ -162,32 +206,64 @@ def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> l
     if outside:
         diags.append(outside)
         return []
-    for dirpath, dirnames, _ in os.walk(folder):  # rglob skips linked folders: say so when they lead out
-        for name in dirnames:
-            linked = Path(dirpath) / name
-            problem = outside_diagnostic(linked, root, display_path(linked)) if linked.is_symlink() else None
-            diags.extend([problem] if problem else [])
+    candidates: list[tuple[tuple[str, ...], bool]] = []
+    _walk(folder, (), re.compile(fnmatch.translate(pattern)).fullmatch, root, diags, candidates)
+    base = display_path(folder)
     found = []
-    for path in sorted(folder.rglob(pattern)):
-        if not path.is_file():  # folders named x.sql, FIFOs, sockets, dangling links
+    for parts, linked in sorted(candidates):  # as sorted(Path.rglob): by parts
+        path = folder.joinpath(*parts)
+        rel = "/".join(parts)
+        # below `folder` (which resolves inside) every folder is a real one, so only a linked
+        # file can lead out: resolve just those (resolving every path was most of this walk)
+        if linked and not path.is_file():  # a dangling link, a link to a folder or a FIFO
             continue
-        problem = outside_diagnostic(path, root, display_path(path))
-        if problem is None and has_control(path.relative_to(folder).as_posix()):
-            problem = Diagnostic(display_path(path), 1, 1, "FX186", f"file name {path.name!r} holds a control character", "rename it")
+        shown = display_path(path) if base == "." or linked else f"{base}/{rel}"
+        problem = outside_diagnostic(path, root, shown) if linked else None
+        if problem is None and has_control(rel):
+            problem = Diagnostic(shown, 1, 1, "FX186", f"file name {path.name!r} holds a control character", "rename it")
         if problem:
             diags.append(problem)
             continue
-        found.append(path)
+        found.append(Found(path, shown, rel))
     return found
 
 
-def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
-    return [p for p in _files(folder, "*", root, diags) if p.suffix in (".yaml", ".yml")]
+def _walk(folder: Path, parts: tuple[str, ...], match: Any, root: Path, diags: list[Diagnostic],
+          out: list[tuple[tuple[str, ...], bool]]) -> None:
+    """What rglob would match below `folder` (it does not enter linked folders: say so when they lead out)."""
+    try:
+        with os.scandir(folder) as scan:
+            entries = list(scan)
+    except OSError:  # unreadable: skipped, as rglob and os.walk do
+        return
+    real_dirs = []
+    for entry in entries:
+        linked = entry.is_symlink()
+        try:
+            is_dir = entry.is_dir()  # follows a link, as os.walk's list of folders does
+        except OSError:
+            is_dir = False
+        if is_dir and linked:
+            path = folder / entry.name
+            problem = outside_diagnostic(path, root, display_path(path))
+            diags.extend([problem] if problem else [])
+        elif is_dir:
+            real_dirs.append(entry.name)
+        if match(entry.name) and (linked or not is_dir):
+            if linked or entry.is_file(follow_symlinks=False):
+                out.append(((*parts, entry.name), linked))
+    for name in real_dirs:
+        _walk(folder / name, (*parts, name), match, root, diags, out)
 
 
-def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache) -> None:
-    for path in _yaml_files(project.directory / "tables", ws.root, diags):
-        table = load_table(ws, project, path, display_path(path), diags, cache)
+def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found]:
+    return [f for f in _files(folder, "*", root, diags) if f.path.suffix in (".yaml", ".yml")]
+
+
+def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo) -> None:
+    prefix = KeyPrefix(project.name, template_context(ws.variables_for(project.name), ws.config.secrets), ws.config.secrets)
+    for path, shown, _ in _yaml_files(project.directory / "tables", ws.root, diags):
+        table = memo_table(memo, prefix, ws, project, path, shown, diags, cache)
         if table is None:
             project.unloadable_tables.add(path.stem.lower())
             continue
@@ -196,8 +272,8 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
             diags.append(Diagnostic(table.loc.path, table.loc.line, table.loc.col, "FX105", f"{table.kind} table '{project.name}.{table.name}' is defined twice"))
             continue
         same.append(table)
-    for path in _yaml_files(project.directory / "functions", ws.root, diags):
-        function = load_function(project, path, display_path(path), diags, cache)
+    for path, shown, _ in _yaml_files(project.directory / "functions", ws.root, diags):
+        function = memo_function(memo, prefix, project, path, shown, diags, cache)
         if function is None:
             continue
         if function.name.lower() in project.functions:
@@ -205,14 +281,15 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
             continue
         project.functions[function.name.lower()] = function
     tasks_dir = project.directory / "tasks"
-    for path in _files(tasks_dir, "*.sql", ws.root, diags):
-        shown = display_path(path)
-        text, _, problem = read_text(path, shown, lone_cr_ok=False)
+    tasks_rel = tasks_dir.relative_to(ws.root).as_posix()
+    for path, shown, rel in _files(tasks_dir, "*.sql", ws.root, diags):
+        raw = read_raw(path) if memo.enabled else None
+        text, _, problem = read_text(path, shown, lone_cr_ok=False, raw=raw)
         # limits before sqlfluff: a task over them is refused whole, in milliseconds
-        problem = problem or (check_sql_text(text, shown) if text is not None else None)
+        problem = problem or (check_task_limits(memo, raw, text, shown) if text is not None else None)
         if problem or text is None:
             diags.extend([problem] if problem else [])
             continue
-        name = path.relative_to(tasks_dir).with_suffix("").as_posix()
-        rel = path.relative_to(ws.root).as_posix()
-        project.tasks[name] = Task(project.name, name, path, shown, text, sha256(text), rel)
+        # as Path.with_suffix(""): a file named just ".sql" has no suffix and keeps its name
+        name = rel if rel == ".sql" or rel.endswith("/.sql") else rel[: -len(".sql")]
+        project.tasks[name] = Task(project.name, name, path, shown, text, sha256(text), f"{tasks_rel}/{rel}")

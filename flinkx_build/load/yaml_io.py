@@ -168,8 +168,14 @@ def _parse(text: str) -> Any:
         parser.dispose()
 
 
-def read_text(path: Path, shown: str, lone_cr_ok: bool) -> tuple[str | None, bytes, Diagnostic | None]:
-    """A workspace file's text within the limits (FX180 size, FX188 encoding, FX189 control characters)."""
+def read_text(path: Path, shown: str, lone_cr_ok: bool, raw: bytes | None = None) -> tuple[str | None, bytes, Diagnostic | None]:
+    """A workspace file's text within the limits (FX180 size, FX188 encoding, FX189 control characters).
+
+    `raw`: the file's bytes, when the caller has read them already (the load memo keys on them).
+    """
+    if raw is not None:
+        text, problem = limits.decode_text(raw, shown, lone_cr_ok)
+        return text, raw, problem
     try:
         size = path.stat().st_size
         if size > limits.MAX_FILE_BYTES:  # refuse before reading it into memory
@@ -181,9 +187,9 @@ def read_text(path: Path, shown: str, lone_cr_ok: bool) -> tuple[str | None, byt
     return text, raw, problem
 
 
-def load_yaml(path: Path, display: str, cache: YamlCache = NO_CACHE) -> tuple[Any, list[Diagnostic]]:
-    """The document (None if unreadable or refused) and any findings about it."""
-    text, raw, problem = read_text(path, display, lone_cr_ok=True)
+def load_yaml(path: Path, display: str, cache: YamlCache = NO_CACHE, raw: bytes | None = None) -> tuple[Any, list[Diagnostic]]:
+    """The document (None if unreadable or refused) and any findings about it (`raw`: as in `read_text`)."""
+    text, raw, problem = read_text(path, display, lone_cr_ok=True, raw=raw)
     if text is None:
         return None, [problem] if problem else []
     cached = cache.get(raw)

@@ -1,0 +1,274 @@
+"""The load memo: each meta table and function file's loaded result, reused while its inputs are unchanged.
+
+Parsing is already cached (`yaml_cache`), but rebuilding the YAML nodes and
+reading them into a `MetaTable` still costs about 0.4 ms a file, most of a
+warm load at 1,000 tasks. So the memo keeps what `load_table` /
+`load_function` returned (the object, or None, and the findings they
+made) under a key over everything the result depends on: the file's
+bytes, its stem (the name when `name:` is absent), the project's name, its
+rendered variables and the secrets list (table options are rendered with
+them), the flinkx, ruamel.yaml and memo versions, the model's fields and
+the loader's own source. The path shown in messages is NOT in the key: it
+depends on the current folder, so positions are stored as line/col and the
+current path is put back (`memo_codec`); a result naming another path is
+not stored.
+
+The whole memo is ONE file, `<cache_dir>/load/memo.json`, read once per
+load and rewritten only when something was added (a warm load is one read
+plus hashing the files). Entries not used by a load are kept for a few
+writes, at most three times the files the writing load used, so `flinkx
+impact` (a base revision, then the working tree) hits for both. It is a
+cache entry like every other (`flinkx_build.cache_entries`): JSON data
+only, format, version, key and SHA-256 checked, never read or written
+through a symlink out of the cache folder; any problem is a miss, and the
+file is then loaded as if there were no memo.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import ruamel.yaml
+
+from flinkx_build import __version__
+from flinkx_build.cache_entries import read_entry
+from flinkx_build.cache_entries import write_entry
+from flinkx_build.errors import Diagnostic
+from flinkx_build.limits import MAX_FILE_BYTES
+from flinkx_build.limits import check_sql_text
+from flinkx_build.load import memo_codec
+from flinkx_build.load.names import plain_name_problem
+from flinkx_build.load.tables import load_function
+from flinkx_build.load.tables import load_table
+from flinkx_build.load.yaml_io import YamlCache
+from flinkx_build.model import Function
+from flinkx_build.model import MetaTable
+from flinkx_build.model import Project
+from flinkx_build.model import Workspace
+
+FORMAT = "flinkx-load-memo"
+VERSION = 1
+KEEP_WRITES = 4  # an entry unused for this many writes is dropped
+KEEP_FACTOR = 3  # and at most this many times the files a load used are kept
+KEEP_MIN = 256
+# what the loaded result is computed by: an edit to any of these (a new check, a new field) is a miss
+_SOURCES = ("load/memo.py", "load/memo_codec.py", "load/tables.py", "load/names.py", "load/connectors.py",
+            "load/yaml_io.py", "load/yaml_cache.py", "load/yaml_messages.py", "model.py", "errors.py",
+            "credentials.py", "limits.py", "hashing.py", "frontend/template.py")
+
+
+@cache
+def salt() -> str:
+    """Versions, the model's fields and the loader's source, hashed: part of every key."""
+    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{__version__}\0{ruamel.yaml.__version__}\0".encode())
+    digest.update(memo_codec.model_fingerprint().encode())
+    package = Path(__file__).resolve().parent.parent
+    for name in _SOURCES:
+        try:
+            digest.update((package / name).read_bytes())
+        except OSError:
+            digest.update(f"no {name}".encode())
+    return digest.hexdigest()
+
+
+class LoadMemo:
+    """The memo of one workspace load (`None` folder: off, every lookup a miss, nothing written)."""
+
+    def __init__(self, cache_root: Path | None) -> None:
+        self.path = _memo_path(cache_root) if cache_root is not None else None
+        self.gen = 0
+        self.entries: dict[str, list[Any]] = {}  # key -> [gen of the last write that used it, payload]
+        self.used: set[str] = set()
+        self.changed = False
+        self._read = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.path is not None
+
+    def _load(self) -> None:
+        self._read = True
+        data = read_entry(self.path, FORMAT, VERSION, salt())
+        if not isinstance(data, dict) or type(data.get("gen")) is not int or not isinstance(data.get("entries"), dict):
+            return
+        entries = data["entries"]
+        self.gen = data["gen"]
+        self.entries = {k: v for k, v in entries.items() if type(v) is list and len(v) == 2 and type(v[0]) is int}
+
+    def get(self, key: str) -> Any:
+        """The stored payload for `key`, or None."""
+        if not self.enabled:
+            return None
+        if not self._read:
+            self._load()
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        self.used.add(key)
+        if entry[0] < self.gen - 1:  # about to age out though still in use: refresh it on this load's write
+            self.changed = True
+        return entry[1]
+
+    def put(self, key: str, payload: Any) -> None:
+        if not self.enabled:
+            return
+        if not self._read:
+            self._load()
+        self.entries[key] = [self.gen, payload]
+        self.used.add(key)
+        self.changed = True
+
+    def forget(self, key: str) -> None:
+        """An entry that did not decode: drop it, so the next write replaces it."""
+        self.entries.pop(key, None)
+        self.used.discard(key)
+        self.changed = True
+
+    def save(self) -> None:
+        """Write the memo when this load added or refreshed something (one file, atomically)."""
+        if not self.enabled or not self.changed:
+            return
+        gen = self.gen + 1
+        for key in self.used:
+            self.entries[key][0] = gen
+        kept = sorted(((v[0], k) for k, v in self.entries.items() if v[0] > gen - KEEP_WRITES), reverse=True)
+        kept = kept[: max(KEEP_FACTOR * len(self.used), KEEP_MIN)]
+        entries = {k: self.entries[k] for _, k in sorted(kept, key=lambda gk: gk[1])}
+        write_entry(self.path, FORMAT, VERSION, salt(), {"gen": gen, "entries": entries})
+        self.gen, self.entries, self.changed = gen, entries, False
+
+    def close(self) -> None:
+        """Drop the stored data (a few hundred thousand objects) once the load is done with it."""
+        self.entries, self.used = {}, set()
+        self._read = True
+
+
+def _memo_path(cache_root: Path) -> Path | None:
+    """`<cache_root>/load/memo.json`, or None when it (or its folder) is a symlink or leads out."""
+    folder = cache_root / "load"
+    path = folder / "memo.json"
+    try:
+        boundary = cache_root.resolve()
+        if path.is_symlink() or not folder.resolve().is_relative_to(boundary):
+            return None
+    except (OSError, RuntimeError):  # a symlink loop
+        return None
+    return path
+
+
+class KeyPrefix:
+    """The part of every key that a project shares: versions, project name, variables, secrets."""
+
+    def __init__(self, project: str, context: dict[str, str], secrets: list[str]) -> None:
+        self.digest = hashlib.sha256(json.dumps([salt(), project, context, secrets], sort_keys=True).encode())
+
+    def key(self, kind: str, stem: str, raw: bytes) -> str:
+        digest = self.digest.copy()
+        digest.update(f"\0{kind}\0{stem}\0{len(raw)}\0".encode())
+        digest.update(raw)
+        return digest.hexdigest()
+
+
+SQL_OK = "sql-ok"  # a task file's entry: its bytes passed the SQL limits (`check_sql_text`)
+
+
+def task_key(raw: bytes) -> str:
+    return hashlib.sha256(f"{salt()}\0task\0{len(raw)}\0".encode() + raw).hexdigest()
+
+
+def check_task_limits(memo: LoadMemo, raw: bytes | None, text: str, shown: str) -> Diagnostic | None:
+    """`check_sql_text`, skipped for bytes that passed it before (its token walk is a fifth of a warm load).
+
+    Only a pass is stored: a refused task is checked (and reported) every time. Reading the file's
+    text (size, encoding, control characters) is never skipped.
+    """
+    if raw is None or not memo.enabled:
+        return check_sql_text(text, shown)
+    key = task_key(raw)
+    if memo.get(key) == SQL_OK:
+        return None
+    problem = check_sql_text(text, shown)
+    if problem is None:
+        memo.put(key, SQL_OK)
+    return problem
+
+
+def read_raw(path: Path) -> bytes | None:
+    """The file's bytes when it is small enough to read; else None (the loader then reports why)."""
+    try:
+        if os.stat(path).st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def recall(memo: LoadMemo, key: str, shown: str, kind: type, project: str) -> tuple[bool, Any, list[Diagnostic]]:
+    """(found, result, findings) from the memo; a bad entry is dropped and reads as not found."""
+    payload = memo.get(key)
+    if payload is None:
+        return False, None, []
+    try:
+        if type(payload) is not list or len(payload) != 2 or type(payload[1]) is not list:
+            raise memo_codec.BadEntry("an entry is [result, findings]")
+        result = None if payload[0] is None else memo_codec.decode(payload[0], shown, kind)
+        found = [memo_codec.decode(d, shown, Diagnostic) for d in payload[1]]
+        if result is not None and (result.project != project or not _plain_name(result.name)):
+            raise memo_codec.BadEntry("a name the loader would have refused")
+    except Exception:  # any shape problem: load the file as if there were no memo
+        memo.forget(key)
+        return False, None, []
+    return True, result, found
+
+
+def remember(memo: LoadMemo, key: str, shown: str, kind: type, result: Any, found: list[Diagnostic]) -> None:
+    """Store a fresh result, unless it holds something the memo cannot give back exactly."""
+    if not memo.enabled:
+        return
+    try:
+        payload = [None if result is None else memo_codec.encode(result, shown, kind),
+                   [memo_codec.encode(d, shown, Diagnostic) for d in found]]
+    except (memo_codec.NotStorable, TypeError):
+        return
+    memo.put(key, payload)
+
+
+def _plain_name(name: str) -> bool:
+    """Names become folder names and identifiers: a stored one must still be one the loader accepts."""
+    return plain_name_problem(name) is None
+
+
+def memo_table(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Project, path: Path, shown: str,
+               diags: list[Diagnostic], cache: YamlCache) -> MetaTable | None:
+    """`load_table`, or its stored result when the file and its inputs are unchanged."""
+    raw = read_raw(path) if memo.enabled else None
+    if raw is None:
+        return load_table(ws, project, path, shown, diags, cache)
+    key = prefix.key("table", path.stem, raw)
+    found, table, findings = recall(memo, key, shown, MetaTable, project.name)
+    if not found:
+        findings = []
+        table = load_table(ws, project, path, shown, findings, cache, raw)
+        remember(memo, key, shown, MetaTable, table, findings)
+    diags.extend(findings)
+    return table
+
+
+def memo_function(memo: LoadMemo, prefix: KeyPrefix, project: Project, path: Path, shown: str,
+                  diags: list[Diagnostic], cache: YamlCache) -> Function | None:
+    """`load_function`, or its stored result (as `memo_table`)."""
+    raw = read_raw(path) if memo.enabled else None
+    if raw is None:
+        return load_function(project, path, shown, diags, cache)
+    key = prefix.key("function", path.stem, raw)
+    found, function, findings = recall(memo, key, shown, Function, project.name)
+    if not found:
+        findings = []
+        function = load_function(project, path, shown, findings, cache, raw)
+        remember(memo, key, shown, Function, function, findings)
+    diags.extend(findings)
+    return function

@@ -1,0 +1,265 @@
+"""The load memo: a warm load gives exactly what a cold one does, and follows every input."""
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from flinkx_build.cache_entries import read_entry
+from flinkx_build.cache_entries import write_entry
+from flinkx_build.load import memo as memo_module
+from flinkx_build.load.memo_codec import NotStorable
+from flinkx_build.load.memo_codec import decode
+from flinkx_build.load.memo_codec import encode
+from flinkx_build.load.workspace import load_workspace
+from flinkx_build.model import Loc
+from flinkx_build.model import MetaTable
+from tests.conftest import EXAMPLE
+
+FILES = {
+    "flinkx.yaml": "engine: flink\nvariables:\n  env: prod\nsecrets: [db_password]\n",
+    "projects/p/project.yaml": "name: p\nvariables:\n  topic: orders\n",
+    "projects/p/tables/src.yaml": """\
+        name: src
+        type: kafka
+        description: the orders
+        columns:
+          - {name: id, type: BIGINT, comment: "the id"}
+          - {name: ts, type: "TIMESTAMP(3)"}
+          - {name: topic, type: STRING, header: true}
+        primary_key: [id]
+        locked: [topic]
+        with:
+          connector: kafka
+          topic: "${topic}_${env}"
+          password: "${db_password}"
+        stream:
+          with: {scan.startup.mode: latest-offset}
+        batch:
+          with: {scan.startup.mode: earliest-offset}
+        """,
+    # findings of every kind the reader makes, so they are stored and given back too
+    "projects/p/tables/odd.yaml": """\
+        name: odd
+        type: kafka
+        colour: red
+        columns:
+          - {name: id, type: BIGNUM}
+          - {name: id, type: INT}
+        primary_key: [nope]
+        with:
+          connector: kafka
+          topic: ${missing}
+          retries: 3
+        """,
+    "projects/p/tables/broken.yaml": "columns: [a\n",
+    "projects/p/tables/sub/deep.yml": "type: kafka\ncolumns:\n  - {name: a, type: INT}\n",
+    "projects/p/functions/mask.yaml": "class: com.x.Mask\nreturns: STRING\nflavour: sour\n",
+    "projects/p/functions/bad.yaml": "name: ../x\nclass: com.x.Y\nreturns: STRING\n",
+    "projects/p/tasks/t.sql": "INSERT INTO src SELECT * FROM src;\n",
+}
+
+
+@pytest.fixture
+def ws(make_workspace):
+    return make_workspace(FILES)
+
+
+def _contents(root: Path, use_cache: bool = True):
+    workspace, diags = load_workspace(root, use_cache)
+    projects = {name: (p.tables, p.functions, p.tasks, p.unloadable_tables) for name, p in workspace.projects.items()}
+    return projects, diags
+
+
+def _memo_file(root: Path) -> Path:
+    return root / ".flinkx-cache" / "load" / "memo.json"
+
+
+def test_a_warm_load_equals_a_cold_one_and_reads_no_yaml(ws):
+    cold = _contents(ws, use_cache=False)
+    assert cold[1], "the fixture makes findings"
+    assert _contents(ws) == cold  # fills the memo
+    written = _memo_file(ws).read_bytes()
+    shutil.rmtree(ws / ".flinkx-cache" / "yaml")
+    assert _contents(ws) == cold
+    # every table and function came from the memo: only project.yaml was parsed (and cached) again
+    assert len(list((ws / ".flinkx-cache" / "yaml").rglob("*.json"))) == 1
+    assert _memo_file(ws).read_bytes() == written  # a load that changed nothing does not rewrite it
+    tables, functions, _, unloadable = cold[0]["p"]
+    assert tables["src"][0].options["topic"] == "orders_prod" and tables["src"][0].options["password"] == "${db_password}"
+    assert "broken" in unloadable and "mask" in functions and "x" not in functions
+
+
+def test_the_example_workspace_reads_back_from_the_memo_exactly(tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build"))
+    cold = _contents(root, use_cache=False)
+    _contents(root)
+    assert _contents(root) == cold
+    entries = json.loads(_memo_file(root).read_bytes())["data"]["entries"]
+    assert len(entries) >= len(list((root / "projects").rglob("*.yaml"))) - 4  # every table and function (not project.yaml)
+
+
+def test_an_edited_table_is_read_again(ws):
+    _contents(ws)
+    path = ws / "projects/p/tables/src.yaml"
+    path.write_text(path.read_text().replace("{name: ts, type: \"TIMESTAMP(3)\"}", "{name: ts, type: \"TIMESTAMP(6)\"}"))
+    warm = _contents(ws)
+    assert warm == _contents(ws, use_cache=False)
+    assert warm[0]["p"][0]["src"][0].column("ts").type == "TIMESTAMP(6)"
+
+
+def test_a_changed_variable_renders_again(ws):
+    _contents(ws)
+    (ws / "projects/p/project.yaml").write_text("name: p\nvariables:\n  topic: refunds\n")
+    warm = _contents(ws)
+    assert warm[0]["p"][0]["src"][0].options["topic"] == "refunds_prod"
+    assert warm == _contents(ws, use_cache=False)
+    (ws / "flinkx.yaml").write_text("engine: flink\nvariables:\n  env: prod\nsecrets: [db_password, topic]\n")
+    secret = _contents(ws)
+    assert secret[0]["p"][0]["src"][0].options["topic"] == "${topic}_prod"  # a secret stays a placeholder
+    assert secret == _contents(ws, use_cache=False)
+
+
+def test_a_renamed_project_or_file_is_a_miss(ws):
+    _contents(ws)
+    (ws / "projects/p/tables/sub/deep.yml").rename(ws / "projects/p/tables/sub/deeper.yml")  # the name comes from the stem
+    (ws / "projects/p/project.yaml").write_text("name: q\nvariables:\n  topic: orders\n")
+    warm = _contents(ws)
+    assert "deeper" in warm[0]["q"][0] and warm[0]["q"][0]["src"][0].project == "q"
+    assert warm == _contents(ws, use_cache=False)
+
+
+def test_the_shown_path_follows_the_current_folder(ws, monkeypatch):
+    _contents(ws)
+    for cwd in (ws, ws / "projects", ws.parent):
+        monkeypatch.chdir(cwd)
+        warm = _contents(ws)
+        assert warm == _contents(ws, use_cache=False)
+        prefix = {ws: "projects/p/", ws / "projects": "p/", ws.parent: "ws/projects/p/"}[cwd]
+        assert warm[0]["p"][0]["src"][0].loc == Loc(prefix + "tables/src.yaml", 1, 1)
+        assert {d.path for d in warm[1]} >= {prefix + "tables/odd.yaml", prefix + "functions/mask.yaml"}
+
+
+def test_both_revisions_stay_in_the_memo(ws):
+    """`flinkx impact` loads a base revision and the working tree in turn: both hit."""
+    path = ws / "projects/p/tables/src.yaml"
+    base, work = path.read_text(), path.read_text().replace("the orders", "the orders, edited")
+    for text in (base, work):
+        path.write_text(text)
+        _contents(ws)
+    written = _memo_file(ws).read_bytes()
+    for text in (base, work, base):
+        path.write_text(text)
+        assert _contents(ws) == _contents(ws, use_cache=False)
+        assert _memo_file(ws).read_bytes() == written
+
+
+def test_a_revision_in_another_folder_can_share_the_memo(ws, tmp_path, monkeypatch):
+    """As `flinkx impact` loads its base revision: a checkout elsewhere, the working tree's memo."""
+    monkeypatch.chdir(tmp_path)
+    _contents(ws)
+    written = _memo_file(ws).read_bytes()
+    base = tmp_path / "checkout" / "ws"
+    shutil.copytree(ws, base, ignore=shutil.ignore_patterns(".flinkx-cache"))
+    shared = load_workspace(base, use_cache=False, memo_cache=ws / ".flinkx-cache")
+    cold = load_workspace(base, use_cache=False)
+    assert shared == cold and shared[0].projects["p"].tables["src"][0].loc.path == "checkout/ws/projects/p/tables/src.yaml"
+    assert _memo_file(ws).read_bytes() == written and not (base / ".flinkx-cache").exists()
+
+
+def test_no_memo_without_the_cache(ws):
+    _contents(ws, use_cache=False)
+    assert not _memo_file(ws).exists()
+    _contents(ws)
+    before = _memo_file(ws).read_bytes()
+    (ws / "projects/p/tables/src.yaml").write_text(FILES["projects/p/tables/src.yaml"].replace("the orders", "x"))
+    _contents(ws, use_cache=False)
+    assert _memo_file(ws).read_bytes() == before  # --no-cache neither reads nor writes it
+
+
+def _valid_memo(root: Path, entries: dict) -> None:
+    write_entry(_memo_file(root), memo_module.FORMAT, memo_module.VERSION, memo_module.salt(), {"gen": 1, "entries": entries})
+
+
+def _stored(root: Path) -> dict:
+    return json.loads(_memo_file(root).read_bytes())["data"]["entries"]
+
+
+@pytest.mark.parametrize("tamper", ["flip a byte", "pickle", "other version", "not json", "wrong shapes", "planted names"])
+def test_a_tampered_or_foreign_memo_is_ignored(ws, tamper):
+    cold = _contents(ws, use_cache=False)
+    _contents(ws)
+    path = _memo_file(ws)
+    raw = path.read_bytes()
+    if tamper == "flip a byte":
+        at = raw.index(b"orders_prod")
+        path.write_bytes(raw[:at] + b"ORDERS" + raw[at + 6:])
+    elif tamper == "pickle":
+        path.write_bytes(pickle.dumps({"format": memo_module.FORMAT}))
+    elif tamper == "other version":
+        entry = json.loads(raw)
+        write_entry(path, memo_module.FORMAT, memo_module.VERSION + 1, entry["key"], entry["data"])
+    elif tamper == "not json":
+        path.write_bytes(raw[: len(raw) // 2])
+    elif tamper == "wrong shapes":  # a valid checksum over entries of every wrong shape
+        entries = _stored(ws)
+        bad = [[0, None], [0, [1, 2]], [0, [[1] * 17, []]], [0, [None, [["not null", 1, 1, "FX1", "m", "", "error", False]]]],
+               [0, "sql-ok"], [0, [None, "x"]]]
+        _valid_memo(ws, {key: bad[i % len(bad)] for i, key in enumerate(entries)})
+    else:  # entries with the right keys and shapes, but what the loader refuses or never makes
+        entries = _stored(ws)
+        for entry in entries.values():
+            if isinstance(entry[1], list) and entry[1][0] is not None:
+                entry[1][0][1] = "../../etc"  # MetaTable.name / Function.name
+        _valid_memo(ws, entries)
+    assert _contents(ws) == cold
+    # the memo written over it is a good one again, and used
+    again = read_entry(path, memo_module.FORMAT, memo_module.VERSION, memo_module.salt())["entries"]
+    assert {k: v[1] for k, v in again.items()} == {k: v[1] for k, v in json.loads(raw)["data"]["entries"].items()}
+    assert _contents(ws) == cold
+
+
+def test_a_memo_linked_out_of_the_cache_folder_is_neither_read_nor_written(ws, tmp_path):
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}")
+    (ws / ".flinkx-cache" / "load").mkdir(parents=True)
+    _memo_file(ws).symlink_to(outside)
+    assert _contents(ws) == _contents(ws, use_cache=False)
+    assert outside.read_text() == "{}" and _memo_file(ws).is_symlink()
+    # and a linked folder
+    _memo_file(ws).unlink()
+    (ws / ".flinkx-cache" / "load").rmdir()
+    (tmp_path / "elsewhere").mkdir()
+    (ws / ".flinkx-cache" / "load").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    assert _contents(ws) == _contents(ws, use_cache=False)
+    assert not list((tmp_path / "elsewhere").iterdir())
+
+
+def test_a_result_about_another_file_is_not_stored():
+    loc = Loc("a.yaml", 2, 3)
+    table = MetaTable("p", "t", "kafka", "stream", [], [], {}, {"topic": loc}, [], {}, {}, "", loc, "h")
+    assert decode(json.loads(json.dumps(encode(table, "a.yaml", MetaTable))), "b.yaml", MetaTable).loc == Loc("b.yaml", 2, 3)
+    with pytest.raises(NotStorable):
+        encode(table, "elsewhere.yaml", MetaTable)
+    table.option_locs["topic"] = Loc("other.yaml", 1, 1)
+    with pytest.raises(NotStorable):
+        encode(table, "a.yaml", MetaTable)
+
+
+def test_a_linked_table_inside_the_workspace_is_read_and_one_leaving_it_is_refused(ws, tmp_path, monkeypatch):
+    monkeypatch.chdir(ws)
+    shared = ws / "shared.yaml"
+    shared.write_text("type: kafka\ncolumns:\n  - {name: a, type: INT}\n")
+    (ws / "projects/p/tables/linked.yaml").symlink_to(shared)
+    outside = tmp_path / "secret.yaml"
+    outside.write_text("type: kafka\ncolumns:\n  - {name: password, type: STRING}\n")
+    (ws / "projects/p/tables/leak.yaml").symlink_to(outside)
+    (ws / "projects/p/tables/dir").symlink_to(tmp_path, target_is_directory=True)
+    for _ in range(2):
+        projects, diags = _contents(ws)
+        assert "linked" in projects["p"][0] and "leak" not in projects["p"][0]
+        assert sorted(d.path for d in diags if d.code == "FX187") == ["projects/p/tables/dir", "projects/p/tables/leak.yaml"]
