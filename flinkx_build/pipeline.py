@@ -59,10 +59,12 @@ class Session:
     summary_cache: SummaryCache | None = None
 
     @classmethod
-    def open(cls, root: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
-        workspace, diags = load_workspace(root, use_cache)
+    def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None) -> "Session":
+        """`shared_cache`: another workspace's cache folder to load through and cache summaries in
+        (a revision checked out in a temporary folder uses the working tree's: every key is content)."""
+        workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache)
         diags.extend(table_diagnostics(workspace))  # FX420 in meta-table YAML, once per key
-        cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else None
+        cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else shared_cache
         mode = mode or workspace.config.mode
         return cls(workspace, diags, ParseCache(cache_dir), mode, summary_cache=SummaryCache(cache_dir, workspace, mode))
 

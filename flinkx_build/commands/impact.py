@@ -29,7 +29,6 @@ from flinkx_build.graph.report import render_report
 from flinkx_build.graph.snapshot import Snapshot
 from flinkx_build.graph.snapshot import take_snapshot
 from flinkx_build.pipeline import Session
-from flinkx_build.semantic.summary_cache import SummaryCache
 
 
 def revision_snapshot(stack: ExitStack, repo: Path, revision: Revision, prefix: str, work: Session, shown_root: Path) -> Snapshot:
@@ -50,11 +49,8 @@ def revision_session(folder: Path, work: Session) -> Session:
     Every cache is keyed by content and stores paths relative to the
     workspace, so what the working tree cached serves the revision too.
     """
-    session = Session.open(folder, use_cache=False)
-    session.cache = work.cache
-    if work.summary_cache is not None and work.summary_cache.root is not None:
-        session.summary_cache = SummaryCache(work.summary_cache.root, session.workspace, session.mode)
-    return session
+    shared = work.summary_cache.root if work.summary_cache is not None else None
+    return Session.open(folder, use_cache=False, shared_cache=shared)
 
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
