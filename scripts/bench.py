@@ -205,6 +205,20 @@ def render(rows: list[Row], tasks: int, cores: int) -> str:
     return "\n".join(lines)
 
 
+def compile_package() -> None:
+    """Byte-compile flinkx's modules first, as `pip install` does for an installed package.
+
+    An editable install (and PYTHONDONTWRITEBYTECODE=1, set on some CI
+    machines) leaves them uncompiled, and every process would compile ~300
+    modules again: 0.15 s of each run that no user of the installed tool pays.
+    """
+    import compileall
+
+    import flinkx_build
+
+    compileall.compile_dir(str(Path(flinkx_build.__file__).parent), quiet=1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=1000)
@@ -212,6 +226,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="generate the workspace here and keep it (must not exist)")
     opts = parser.parse_args()
     cores = os.cpu_count() or 1
+    compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         ws = generate(opts.keep or Path(tmp) / "workspace", opts.tasks)
         print(render(bench(ws, opts.runs, cores), opts.tasks, cores))
