@@ -155,8 +155,10 @@ def _generated_decoder(cls: type, names: list[str], kinds: list[Any], codecs: li
         else:
             scope[f"c{i}"] = code
             values.append(f"{name}=c{i}(v{i}, shown)")
-    # the fields are set as stored: Diagnostic's __post_init__ already masked and escaped them
-    body += ["    obj = new(cls)", f"    obj.__dict__.update({', '.join(values)})", "    return obj"]
+    if cls is Diagnostic:  # few, and a planted entry must not skip masking and escaping (__post_init__)
+        body += [f"    return cls({', '.join(values)})"]
+    else:  # the other classes check nothing in __init__: set the fields as stored
+        body += ["    obj = new(cls)", f"    obj.__dict__.update({', '.join(values)})", "    return obj"]
     exec("def dec(data, shown):\n" + "\n".join(body), scope)  # noqa: S102 - text from field names only
     return scope["dec"]
 

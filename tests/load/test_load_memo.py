@@ -263,3 +263,17 @@ def test_a_linked_table_inside_the_workspace_is_read_and_one_leaving_it_is_refus
         projects, diags = _contents(ws)
         assert "linked" in projects["p"][0] and "leak" not in projects["p"][0]
         assert sorted(d.path for d in diags if d.code == "FX187") == ["projects/p/tables/dir", "projects/p/tables/leak.yaml"]
+
+
+def test_a_planted_finding_is_masked_and_escaped_like_any_other(ws):
+    """A memo in a pull request is the author's text: it still cannot break the one-line format."""
+    _contents(ws)
+    raw = _memo_file(ws).read_bytes()
+    assert b"unknown key 'colour'" in raw
+    entries = json.loads(raw)["data"]["entries"]
+    planted = json.loads(json.dumps(entries).replace("unknown key 'colour'", "unknown key \\u001b[2Jcolour"))
+    _valid_memo(ws, planted)
+    _, diags = _contents(ws)
+    shown = [d for d in diags if "colour" in d.message]
+    assert shown and all("[2J" in d.message for d in shown), shown  # read from the planted memo
+    assert all("\x1b" not in d.message and d.message.isprintable() for d in shown), shown
