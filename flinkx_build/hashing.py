@@ -2,8 +2,14 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
 from typing import Any
+
+from flinkx_build import __version__
 
 
 def sha256(text: str | bytes) -> str:
@@ -14,3 +20,23 @@ def sha256(text: str | bytes) -> str:
 def canonical_hash(obj: Any) -> str:
     """Hash of a JSON-able value, independent of key order."""
     return sha256(json.dumps(obj, sort_keys=True, default=str))
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A hash of flinkx's own code and data (this package and its sqlfluff rules), and sqlfluff's version.
+
+    Caches of results (task summaries, lint results, whole runs) key on it,
+    so a changed check never serves what the old one found, and nobody has
+    to remember to bump a version number.
+    """
+    digest = hashlib.sha256(f"{__version__}\0{metadata.version('sqlfluff')}\0".encode())
+    rules = importlib.util.find_spec("flinkx_rules")  # found, not imported: it imports sqlfluff
+    packages = [Path(__file__).resolve().parent]
+    if rules is not None and rules.origin:
+        packages.append(Path(rules.origin).resolve().parent)
+    for package in packages:
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".json", ".txt") and "__pycache__" not in path.parts:
+                digest.update(f"{package.name}/{path.relative_to(package).as_posix()}\0".encode() + path.read_bytes())
+    return digest.hexdigest()

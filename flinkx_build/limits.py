@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
 from flinkx_build.errors import Diagnostic
 
 MAX_FILE_BYTES = 1024 * 1024  # FX180: any workspace file (SQL or YAML)

@@ -53,6 +53,9 @@ class MetaTable:
     mode_option_locs: dict[str, dict[str, Loc]] = field(default_factory=dict)  # mode -> option -> Loc
     primary_key_loc: Loc | None = None  # the `primary_key:` line (explain's provenance)
     locked_loc: Loc | None = None  # the `locked:` line (FX160's second location)
+    # the load memo's key of the file (its bytes, its project's variables, the loader): what a
+    # task's cached summary depends on; "" when loaded without the memo. Not part of equality.
+    source_key: str = field(default="", compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -82,6 +85,7 @@ class Function:
     resource: str
     loc: Loc
     content_hash: str
+    source_key: str = field(default="", compare=False, repr=False)  # as MetaTable.source_key
 
     @property
     def key(self) -> str:

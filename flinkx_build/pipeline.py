@@ -21,11 +21,10 @@ from flinkx_build.compile.script import compile_task
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.cache import ParseCache
-from flinkx_build.frontend.parse import FRONTEND_VERSION
-from flinkx_build.frontend.parse import parse_task_text
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.template import find_variables
 from flinkx_build.frontend.template import template_context
+from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.load.workspace import load_workspace
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
@@ -41,6 +40,9 @@ PARALLEL_THRESHOLD = 16  # below this, starting workers costs more than it saves
 
 
 def _parse_text(job: tuple[str, dict[str, str]]) -> list[ParsedStatement]:
+    # sqlfluff is imported only when something is parsed: a run served by the caches never needs it
+    from flinkx_build.frontend.parse import parse_task_text
+
     text, context = job
     return [pc.statement for pc in parse_task_text(text, context)]
 
@@ -122,7 +124,7 @@ class Session:
             key = ParseCache.key(task.text, context, FRONTEND_VERSION)
             statements = self.cache.get(key)
             if statements is None:
-                statements = [pc.statement for pc in parse_task_text(task.text, context)]
+                statements = _parse_text((task.text, context))
                 self.cache.put(key, statements)
             self._parsed[task.key] = statements
         return self._parsed[task.key]

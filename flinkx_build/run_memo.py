@@ -7,7 +7,7 @@ stores what it printed and wrote under a key over EVERYTHING it can depend
 on: the bytes of flinkx.yaml and of every file below projects/ (the only
 inputs the loader reads; symlinks by their target and content), the
 command's options, the current folder (messages show paths relative to
-it), and the flinkx, sqlfluff and Python versions. Any change at all is a
+it), and flinkx's own code (`hashing.code_version`), sqlfluff's and Python's versions. Any change at all is a
 miss, and the run does its full work (whose per-file caches still apply);
 there is no partial reuse here, so nothing here can go stale.
 
@@ -22,15 +22,14 @@ import hashlib
 import os
 import platform
 from dataclasses import asdict
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from flinkx_build import __version__
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
+from flinkx_build.hashing import code_version
 from flinkx_build.load.workspace import CONFIG_FILE
 from flinkx_build.load.workspace import _load_config  # the loader's own reading of flinkx.yaml, nothing else
 from flinkx_build.load.workspace import find_workspace
@@ -67,8 +66,7 @@ def _hash_tree(digest: "hashlib._Hash", folder: Path, root: Path) -> None:
 def fingerprint(root: Path, options: dict[str, Any]) -> str:
     """A key over the workspace's inputs and the run's options (see the module docstring)."""
     digest = hashlib.sha256()
-    env = [__version__, metadata.version("sqlfluff"),  # not `import sqlfluff`: 0.3 s a run
-            platform.python_version(), os.getcwd(), FORMAT, VERSION]
+    env = [code_version(), platform.python_version(), os.getcwd(), FORMAT, VERSION]  # code_version: sqlfluff's too
     digest.update(repr((env, sorted(options.items()))).encode())
     config = root / CONFIG_FILE
     digest.update(f"config {config.is_symlink()}\0".encode())

@@ -15,8 +15,8 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.lint.formats import render
-from flinkx_build.lint.run import FileFix
 from flinkx_build.lint.result_cache import LintMemo
+from flinkx_build.lint.run import FileFix
 from flinkx_build.lint.run import lint_workspace
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.select import parse_codes

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from flinkx_build.checks import check_codes
-from flinkx_build.compile.workspace import compile_workspace
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import mode_option
@@ -18,6 +17,7 @@ from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.compile.script import CompiledScript
+from flinkx_build.compile.workspace import compile_workspace
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError

@@ -10,9 +10,8 @@ folder is inside the workspace, where a pull request can plant files.
 """
 from __future__ import annotations
 
+from importlib import metadata
 from pathlib import Path
-
-import sqlfluff
 
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
@@ -21,6 +20,7 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import canonical_hash
 
 FORMAT = "flinkx-parse-cache"
+SQLFLUFF_VERSION = metadata.version("sqlfluff")  # not `import sqlfluff`: a cached run never needs it
 VERSION = 2  # 1 was a bare list of statements
 
 
@@ -31,7 +31,7 @@ class ParseCache:
 
     @staticmethod
     def key(text: str, context: dict[str, str], version: str) -> str:
-        return canonical_hash([version, sqlfluff.__version__, text, context])
+        return canonical_hash([version, SQLFLUFF_VERSION, text, context])
 
     def get(self, key: str) -> list[ParsedStatement] | None:
         data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)

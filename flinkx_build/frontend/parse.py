@@ -8,11 +8,9 @@ hash (`cache`) and lint can read the very same facts from its own parse.
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from sqlfluff.core import FluffConfig
 from sqlfluff.core import Linter
@@ -20,12 +18,12 @@ from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend import dialect
 from flinkx_build.frontend.extract import DATAPHIN_WATERMARK_FUNCTIONS
-from flinkx_build.frontend.reserved_stop import first_error
-from flinkx_build.frontend.reserved_stop import reserved_stop_message
-from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.frontend.extract import columns_in
 from flinkx_build.frontend.extract import extract_statement
 from flinkx_build.frontend.extract import functions_in
+from flinkx_build.frontend.reserved_stop import first_error
+from flinkx_build.frontend.reserved_stop import reserved_stop_message
+from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.splitter import strip_comments
@@ -36,25 +34,9 @@ from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import Span
 from flinkx_build.frontend.statements import SyntaxProblem
 from flinkx_build.frontend.template import sqlfluff_templater_config
+from flinkx_build.frontend.version import FRONTEND_VERSION  # noqa: F401 - re-exported
 from flinkx_build.limits import position
 from flinkx_build.limits import sql_limit_problem
-
-
-def _frontend_version() -> str:
-    """Changes whenever the grammar or the extraction code changes: the parse cache key.
-
-    Hashing the front-end's own sources means nobody has to remember to bump
-    a number when the dialect learns a construct.
-    """
-    folder = Path(__file__).parent
-    digest = hashlib.sha256()
-    for name in ("dialect.py", "extract.py", "hints.py", "splitter.py", "statements.py", "parse.py", "template.py",
-                 "positions.py", "query_ir.py", "query.py", "expressions.py", "dialect_flink120.py", "reserved_stop.py"):
-        digest.update((folder / name).read_bytes())
-    return digest.hexdigest()[:16]
-
-
-FRONTEND_VERSION = _frontend_version()
 
 
 def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:

@@ -15,10 +15,9 @@ description and folder, and every node carries its project.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import networkx as nx
 

@@ -24,9 +24,9 @@ from flinkx_build.graph.build import workspace_graph
 from flinkx_build.load.workspace import display_path
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
+from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.effective import effective_definition
-from flinkx_build.model import Task
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.semantic.summary import TaskSummary
 

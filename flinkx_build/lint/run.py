@@ -16,11 +16,11 @@ from pathlib import Path
 from sqlfluff.core import Linter
 from sqlfluff.core.errors import SQLLintError
 
+from flinkx_build.checks.workspace import wanted_opt_in
+from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.commands.progress import NO_PROGRESS
 from flinkx_build.commands.progress import TaskProgress
 from flinkx_build.credentials import mask_in_context
-from flinkx_build.checks.workspace import wanted_opt_in
-from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.parse import context_key
 from flinkx_build.frontend.parse import fluff_config

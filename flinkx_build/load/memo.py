@@ -254,6 +254,8 @@ def memo_table(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Projec
         findings = []
         table = load_table(ws, project, path, shown, findings, cache, raw)
         remember(memo, key, shown, MetaTable, table, findings)
+    if table is not None:
+        table.source_key = key
     diags.extend(findings)
     return table
 
@@ -270,5 +272,7 @@ def memo_function(memo: LoadMemo, prefix: KeyPrefix, project: Project, path: Pat
         findings = []
         function = load_function(project, path, shown, findings, cache, raw)
         remember(memo, key, shown, Function, function, findings)
+    if function is not None:
+        function.source_key = key
     diags.extend(findings)
     return function

@@ -5,7 +5,6 @@ from flinkx_build.engines import ENGINE_ONLY_OPTIONS
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
-from flinkx_build.frontend.reserved_stop import syntax_code
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
@@ -39,6 +38,8 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     diags: list[Diagnostic] = []
     for stmt in parsed:
         if stmt.syntax:
+            from flinkx_build.frontend.reserved_stop import syntax_code  # sqlfluff: only for a broken statement
+
             code = syntax_code(stmt.syntax.message)  # FX01: a reserved word stops the parse
             diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message))
     settings, table_types = collect_settings(ws, task.project, parsed, path, diags)

@@ -9,8 +9,10 @@ is a hash over all of them, so a stale entry can only be a miss:
 * "can name": every table or function whose name occurs as a word in the
   task's rendered text. A reference, a SET key, a hint and a function call
   all spell the name out, so this is a superset of what the resolver reads;
-  each such file enters the key by its bytes, its path and its project's
-  variables (not its displayed path, which follows the cwd).
+  each such file enters the key by its load-memo key (`source_key`: its
+  bytes, name, project and project variables, and the loader's code), not
+  by its displayed path, which follows the cwd. A table loaded without the
+  memo has none, and its readers are not cached.
 * flinkx's code: the bytes of every module and data file of the package, so
   a changed check cannot serve findings of the old one.
 
@@ -19,21 +21,17 @@ Entries are JSON data in the cache folder, checked like every cache entry
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import asdict
-from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
-from flinkx_build import __version__
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.frontend.template import render
-from flinkx_build.frontend.template import template_context
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.hashing import code_version
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
 from flinkx_build.semantic.summary import TaskSummary
@@ -45,17 +43,6 @@ VERSION = 1
 _WORD = re.compile(r"[\w-]+")
 
 
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """A hash of flinkx's own modules and data files (see the module docstring)."""
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{__version__}\0{metadata.version('sqlfluff')}\0".encode())
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".json", ".txt") and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
 class SummaryCache:
     def __init__(self, cache_root: Path | None, ws: Workspace, mode: str) -> None:
         self.root = cache_root
@@ -64,15 +51,15 @@ class SummaryCache:
         self.mode = mode
         self._root = str(ws.root)
         self._names = self._name_index() if cache_root is not None else ""
-        self._files: dict[str, tuple[str, str] | None] = {}  # displayed path -> (workspace path, hash of its bytes)
-        self._by_word: dict[str, list[tuple[str, str, str]]] = {}  # word -> (kind, key, displayed path)
-        for project in ws.projects.values():
+        # word -> [kind, key, the load memo's key of its file, the file's place in the workspace]:
+        # the memo's key covers bytes, project variables and loader; the place, where findings point
+        self._by_word: dict[str, list[list[str]]] = {}
+        for project in ws.projects.values() if cache_root is not None else ():
             for name, same in project.tables.items():
                 for table in same:
-                    self._by_word.setdefault(name.lower(), []).append(("table", f"{table.key}:{table.kind}", table.loc.path))
+                    self._by_word.setdefault(name.lower(), []).append(["table", table.key, table.source_key, self._place(table.loc.path)])
             for name, fn in project.functions.items():
-                self._by_word.setdefault(name.lower(), []).append(("function", fn.key, fn.loc.path))
-        self._contexts = {name: canonical_hash(template_context(ws.variables_for(name), ws.config.secrets)) for name in ws.projects}
+                self._by_word.setdefault(name.lower(), []).append(["function", fn.key, fn.source_key, self._place(fn.loc.path)])
 
     def _name_index(self) -> str:
         ws = self.ws
@@ -93,23 +80,14 @@ class SummaryCache:
         words |= {part for w in list(words) if "-" in w for part in w.split("-")}
         deps = []
         for word in sorted(words & self._by_word.keys()):
-            for kind, key, shown in self._by_word[word]:
-                file = self._file(shown)
-                if file is None:
+            for dep in self._by_word[word]:
+                if not dep[2]:  # loaded without the memo: nothing identifies its content cheaply
                     return None
-                project = key.split(".", 1)[0] if kind == "table" else key.split(":", 1)[0]
-                deps.append([kind, key, *file, self._contexts.get(project, "")])
+                deps.append(dep)
         return canonical_hash([FORMAT, VERSION, code_version(), self._names, task.rel_path, task.text, context, deps])
 
-    def _file(self, shown: str) -> tuple[str, str] | None:
-        if shown not in self._files:
-            # the loader refused files that leave the workspace; the path here only names the file in the key
-            rel = os.path.relpath(os.path.abspath(shown), self._root)
-            try:
-                self._files[shown] = (rel, hashlib.sha256(Path(shown).read_bytes()).hexdigest())
-            except OSError:  # unreadable now: never cached
-                self._files[shown] = None
-        return self._files[shown]
+    def _place(self, shown: str) -> str:
+        return os.path.relpath(os.path.abspath(shown), self._root)
 
     def get(self, key: str | None) -> TaskSummary | None:
         if key is None:

@@ -48,7 +48,9 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
         assert target and met in ("yes", "NO"), job
         if job in WITH_ANCHOR:
             assert float(anchor) > 0 and float(anchor_peak) > 10, job
-            assert abs(float(ratio) - float(seconds) / float(anchor)) < 0.02, job
+            # the table rounds seconds to 0.01 s: the ratio of the rounded figures may differ by that much
+            shown = float(seconds) / float(anchor)
+            assert abs(float(ratio) - shown) <= 0.006 + 0.006 / float(anchor) * (1 + shown), job
         else:
             assert anchor == ratio == anchor_peak == "", job
     assert len(list(keep.glob("projects/*/tasks/**/*.sql"))) == 50
