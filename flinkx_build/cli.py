@@ -116,6 +116,10 @@ def _load_command(name: str) -> click.Command | None:
 
     if name not in COMMANDS:
         return None
+    # sqlfluff imports pytest when it is installed (to rewrite its test helpers' asserts): 0.1 s
+    # of every command that parses. A flinkx process runs no tests, so hide it from that import;
+    # under pytest (in-process CLI tests) it is already imported and stays as it is.
+    sys.modules.setdefault("pytest", None)  # type: ignore[arg-type]
     try:
         module = importlib.import_module(f"flinkx_build.commands.{name}")
     except ModuleNotFoundError as exc:

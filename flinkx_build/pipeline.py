@@ -9,7 +9,10 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 from collections.abc import Callable
+from collections.abc import Iterator
+from concurrent.futures import Future
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -58,7 +61,10 @@ class Session:
     _compiled: dict[str, CompiledScript] = field(default_factory=dict)
     _models: dict[str, TaskModel] = field(default_factory=dict)
     _summaries: dict[str, TaskSummary] = field(default_factory=dict)
+    _summary_keys: dict[str, str | None] = field(default_factory=dict)  # the task's text is fixed for a session
     summary_cache: SummaryCache | None = None
+    _ahead: dict[str, tuple[Future, str]] = field(default_factory=dict)  # task key -> (parse in a worker, cache key)
+    _pool: ProcessPoolExecutor | None = None
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None) -> "Session":
@@ -118,7 +124,41 @@ class Session:
                 if on_parsed is not None:
                     on_parsed(task)
 
+    @contextmanager
+    def parsing_ahead(self, tasks: list[Task]) -> Iterator[None]:
+        """Parse, in worker processes, those of `tasks` the parse cache does not have, while the
+        caller goes on; `parsed()` collects each when it is asked for.
+
+        A build that changed one task spends about 0.4 s importing sqlfluff and parsing it:
+        done in a forked worker, that overlaps with reading the other tasks' cached summaries.
+        """
+        workers = min(os.cpu_count() or 1, 8)
+        missing = []
+        for task in tasks:
+            context = self.context_for(task)
+            key = ParseCache.key(task.text, context, FRONTEND_VERSION)
+            if task.key not in self._parsed and not self.cache.has(key):
+                missing.append((task, context, key))
+        if missing and "fork" in mp.get_all_start_methods():
+            self._pool = ProcessPoolExecutor(min(workers, len(missing)), mp_context=mp.get_context("fork"))
+            for task, context, key in missing:
+                self._ahead[task.key] = (self._pool.submit(_parse_text, (task.text, context)), key)
+        try:
+            yield
+        finally:
+            pool, self._pool, self._ahead = self._pool, None, {}
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+
     def parsed(self, task: Task) -> list[ParsedStatement]:
+        if task.key in self._ahead and task.key not in self._parsed:
+            future, key = self._ahead.pop(task.key)
+            try:
+                statements = future.result()
+            except Exception:  # a worker that died (memory, a signal): parse here, and say so if it fails
+                statements = _parse_text((task.text, self.context_for(task)))
+            self.cache.put(key, statements)
+            self._parsed[task.key] = statements
         if task.key not in self._parsed:
             context = self.context_for(task)
             key = ParseCache.key(task.text, context, FRONTEND_VERSION)
@@ -157,10 +197,21 @@ class Session:
         self.resolved(task)
         return self._models[task.key]
 
+    def summary_known(self, task: Task) -> bool:
+        """The summary cache holds the task's summary (checked without reading it)."""
+        if task.key in self._summaries:
+            return True
+        return self.summary_cache is not None and self.summary_cache.has(self._summary_key(task))
+
+    def _summary_key(self, task: Task) -> str | None:
+        if task.key not in self._summary_keys:
+            self._summary_keys[task.key] = self.summary_cache.key(task, self.context_for(task)) if self.summary_cache else None
+        return self._summary_keys[task.key]
+
     def cached_summary(self, task: Task) -> TaskSummary | None:
         """The task's summary if this session or the summary cache has it (nothing is parsed)."""
         if task.key not in self._summaries and self.summary_cache is not None:
-            found = self.summary_cache.get(self.summary_cache.key(task, self.context_for(task)))
+            found = self.summary_cache.get(self._summary_key(task))
             if found is not None:
                 self._summaries[task.key] = found
         return self._summaries.get(task.key)
@@ -175,7 +226,7 @@ class Session:
         settings = [ws.config.engine, ws.config.flink_version, ws.config.dataphin_version, self.mode]
         made = summarize(rt, self.compiled(task).text if rt.ok else None, settings)
         if self.summary_cache is not None:
-            self.summary_cache.put(self.summary_cache.key(task, self.context_for(task)), made)
+            self.summary_cache.put(self._summary_key(task), made)
         self._summaries[task.key] = made
         return made
 

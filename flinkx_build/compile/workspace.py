@@ -19,6 +19,7 @@ from flinkx_build.graph.build import cycle_diagnostics
 from flinkx_build.graph.build import find_cycles
 from flinkx_build.graph.build import workspace_graph
 from flinkx_build.lint.noqa import suppressed
+from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
 from flinkx_build.semantic.summary import TaskSummary
 
@@ -39,17 +40,24 @@ def compile_workspace(session: Session, projects: list[str]) -> WorkspaceBuild:
 def _compile_workspace(session: Session, projects: list[str], progress: TaskProgress) -> WorkspaceBuild:
     diags = list(session.load_diagnostics)
     tasks = session.tasks(projects)
-    missing = [task for task in tasks if session.cached_summary(task) is None]
+    missing = [task for task in tasks if not session.summary_known(task)]
     to_compile = {task.key for task in missing}
-    progress.phase("parsing", len(missing))
-    session.prefetch(missing, on_parsed=lambda task: progress.advance(task.key))
+    if len(missing) >= PARALLEL_THRESHOLD:  # a cold build: parse on every core first, with a bar
+        progress.phase("parsing", len(missing))
+        session.prefetch(missing, on_parsed=lambda task: progress.advance(task.key))
     progress.phase("compiling", len(missing))
     outputs: dict[str, tuple[str, str]] = {}
     summaries = []
+    # a few changed tasks are parsed in a worker while the cached summaries are read
+    by_key: dict[str, TaskSummary] = {}
+    with session.parsing_ahead(missing if len(missing) < PARALLEL_THRESHOLD else []):
+        # the cached ones first, so the worker's parse overlaps with reading them
+        for task in sorted(tasks, key=lambda t: t.key in to_compile):
+            if task.key in to_compile:
+                progress.advance(task.key)
+            by_key[task.key] = session.summary(task)
     for task in tasks:
-        if task.key in to_compile:
-            progress.advance(task.key)
-        summary = session.summary(task)
+        summary = by_key[task.key]
         summaries.append(summary)
         diags.extend(summary.diagnostics)
         if summary.compiled is not None:

@@ -33,6 +33,11 @@ class ParseCache:
     def key(text: str, context: dict[str, str], version: str) -> str:
         return canonical_hash([version, SQLFLUFF_VERSION, text, context])
 
+    def has(self, key: str) -> bool:
+        """An entry exists (not checked: `get` may still find it unusable, and then the task is parsed)."""
+        path = entry_path(self.directory, self.root, key)
+        return path is not None and path.is_file()
+
     def get(self, key: str) -> list[ParsedStatement] | None:
         data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)
         if not isinstance(data, list):

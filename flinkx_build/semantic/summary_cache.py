@@ -76,8 +76,8 @@ class SummaryCache:
         """The task's key, or None when a file it depends on cannot be read (then it is not cached)."""
         if self.directory is None:
             return None
-        words = {w.lower() for w in _WORD.findall(render(task.text, context))}
-        words |= {part for w in list(words) if "-" in w for part in w.split("-")}
+        words = set(_WORD.findall(render(task.text, context).lower()))
+        words.update(*(w.split("-") for w in words if "-" in w))
         deps = []
         for word in sorted(words & self._by_word.keys()):
             for dep in self._by_word[word]:
@@ -88,6 +88,10 @@ class SummaryCache:
 
     def _place(self, shown: str) -> str:
         return os.path.relpath(os.path.abspath(shown), self._root)
+
+    def has(self, key: str | None) -> bool:
+        path = entry_path(self.directory, self.root, key) if key is not None else None
+        return path is not None and path.is_file()
 
     def get(self, key: str | None) -> TaskSummary | None:
         if key is None:
