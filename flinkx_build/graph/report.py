@@ -13,6 +13,8 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
+
 from flinkx_build import __version__
 from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
@@ -119,6 +121,7 @@ def to_text(result: ImpactResult, ctx: ReportContext) -> str:
             cross = f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else ""
             out.append(f"  {'BREAKING' if imp.breaking else imp.klass:<13} {imp.relation:<9} {imp.node}  ({imp.project}{cross})")
             out += [f"      {r}" for r in imp.reasons]
+            out += [f"      via {' -> '.join(short_id(n) for n in path)}" for path in lineage_paths(result, imp) if len(path) > 2]
             if imp.node in ctx.verdicts:
                 out.append(f"      state: {ctx.verdicts[imp.node].summary}")
             if imp.node in ctx.flink:
@@ -140,6 +143,25 @@ def to_text(result: ImpactResult, ctx: ReportContext) -> str:
 
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def lineage_paths(result: ImpactResult, imp: Impact, limit: int = 3) -> list[list[str]]:
+    """How each change reaches what the task writes: node ids from a changed node through
+    tasks and tables to each table the task writes (to the task itself when it writes none)."""
+    graph = result.graph
+    ends = sorted(n for n in graph.successors(imp.node) if graph.edges[imp.node, n].get("relation") == "writes") \
+        if imp.node in graph else []
+    paths = []
+    for end in ends or [imp.node]:
+        for cause in sorted(imp.causes | ({imp.node} if imp.relation == "changed" else set())):
+            if cause in graph and end in graph and nx.has_path(graph, cause, end):
+                paths.append(nx.shortest_path(graph, cause, end))
+                break
+    return paths[:limit]
+
+
+def _path_text(path: list[str]) -> str:
+    return " → ".join(f"`{short_id(n)}`" for n in path)
 
 
 def impacted_nodes(result: ImpactResult) -> tuple[set[str], dict[str, str]]:
@@ -173,13 +195,16 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
         out += ["| Project | Changed nodes | Breaking | Changes data | Non-breaking | Indirect | Impacted from |", "|---|---:|---:|---:|---:|---:|---|"]
         for project, r in project_summary(result).items():
             out.append(f"| {_md(project)} | {r['changed']} | {r['breaking']} | {r['changes-data']} | {r['non-breaking']} | {r['indirect']} | {_md(', '.join(r['impacted_from']))} |")
-        out += ["", f"### Impacted tasks ({len(result.impacts)}, {breaking} breaking)", "", "| Task | Project | Impact | Why |", "|---|---|---|---|"]
-        for imp in result.impacts:
-            mark = ":x: **breaking**" if imp.breaking else (":warning: changes data" if imp.klass == "changes-data" else "non-breaking")
-            scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
-            why = imp.reasons + ([f"state: {ctx.verdicts[imp.node].summary}"] if imp.node in ctx.verdicts else [])
-            why += [f"Flink: {_flink_says(ctx, imp)}"] if imp.node in ctx.flink else []
-            out.append(f"| [`{short_id(imp.node)}`]({_md(_anchor(result, ctx, imp))}) | {_md(imp.project)} | {mark} ({_md(scope)}) | {_md('; '.join(why))} |")
+        out += ["", f"### Impacted tasks ({len(result.impacts)}, {breaking} breaking)"]
+        for project in sorted({imp.project for imp in result.impacts}):  # impacts come breaking first
+            out += ["", f"#### {_md(project)}", "", "| Task | Impact | Why | Lineage from the change |", "|---|---|---|---|"]
+            for imp in (i for i in result.impacts if i.project == project):
+                mark = ":x: **breaking**" if imp.breaking else (":warning: changes data" if imp.klass == "changes-data" else "non-breaking")
+                scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
+                why = imp.reasons + ([f"state: {ctx.verdicts[imp.node].summary}"] if imp.node in ctx.verdicts else [])
+                why += [f"Flink: {_flink_says(ctx, imp)}"] if imp.node in ctx.flink else []
+                lineage = "<br>".join(_md(_path_text(p)) for p in lineage_paths(result, imp))
+                out.append(f"| [`{short_id(imp.node)}`]({_md(_anchor(result, ctx, imp))}) | {mark} ({_md(scope)}) | {_md('; '.join(why))} | {lineage} |")
     if result.changes:
         out += ["", f"### Changed nodes ({len(result.changes)})", "", "| Node | Change | Source | Details |", "|---|---|---|---|"]
         for c in result.changes:
@@ -205,7 +230,7 @@ def to_data(result: ImpactResult, ctx: ReportContext) -> dict[str, Any]:
             {
                 "node": i.node, "project": i.project, "source": ctx.path(i.source), "relation": i.relation,
                 "classification": i.klass, "cross_project": i.cross_project,
-                "causes": sorted(i.causes), "reasons": i.reasons,
+                "causes": sorted(i.causes), "reasons": i.reasons, "lineage": lineage_paths(result, i),
                 **({"state_compatibility": ctx.verdicts[i.node].to_data()} if i.node in ctx.verdicts else {}),
                 **({"flink": {"rejects": bool(ctx.flink[i.node]), "messages": ctx.flink[i.node]}} if i.node in ctx.flink else {}),
             }

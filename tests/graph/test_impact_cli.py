@@ -85,7 +85,12 @@ def test_markdown_is_a_pr_comment(shop, impact):
     # breaking because Flink will reject it: the finding that says so, at the reading line
     row = next(line for line in md.splitlines() if line.startswith("| [`dwd/orders/enrich_orders`]("))
     assert f"]({shop.repo_path('projects/dwd/tasks/orders/enrich_orders.sql')}#L15) |" in row  # links to the breaking line
-    assert "| dwd | :x: **breaking** (direct, cross-project from ods) | ods.orders: reads column channel, which was removed;" in row
+    assert "| :x: **breaking** (direct, cross-project from ods) | ods.orders: reads column channel, which was removed;" in row
+    # one table per project, and each row says how the change reaches what the task writes
+    assert md.index("#### dwd") < md.index("#### dws") and md.index("#### dwd") < md.index(row)
+    assert row.endswith(" | `ods.orders` → `dwd/orders/enrich_orders` → `dwd.dwd_orders` |"), row
+    indirect = next(line for line in md.splitlines() if line.startswith("| [`dws/"))
+    assert "`ods.orders` → `dwd/orders/enrich_orders` → `dwd.dwd_orders` → `dws/" in indirect, indirect
     assert f"Flink will reject it: {shop.repo_path('projects/dwd/tasks/orders/enrich_orders.sql')}:15:3: FX401 unknown column 'o.channel' in o" in row
     assert f"`{shop.repo_path('projects/ods/tables/orders.yaml')}`" in md
     mermaid = md[md.index("```mermaid\n") + 11: md.rindex("```")]
@@ -158,6 +163,7 @@ def test_json_shape(shop_root, impact):
         "node": ENRICH_T, "project": "dwd", "source": "projects/dwd/tasks/orders/enrich_orders.sql",
         "relation": "changed", "classification": "non-breaking", "cross_project": False,
         "causes": [ENRICH_T], "reasons": ["task modified: SQL changed"],
+        "lineage": [[ENRICH_T, "table.dwd.dwd_orders"]],  # from the change to what it writes
     }
     assert data["projects"]["dws"] == {"changed": 1, "breaking": 0, "changes-data": 0, "non-breaking": 1, "indirect": 1, "impacted_from": ["dwd"]}
     assert json.dumps(data)  # plain data
