@@ -12,12 +12,12 @@ from pathlib import Path
 
 import click
 
-from flinkx_build.commands.build import compile_workspace
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.compile.workspace import compile_workspace
 from flinkx_build.deploy.apply import Applier
 from flinkx_build.deploy.apply import MissingSecret
 from flinkx_build.deploy.apply import secret_values
@@ -67,11 +67,11 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
         raise UsageError(f"FX604 flinkx deploy runs Apache Flink streaming jobs; this workspace is engine "
                          f"'{ws.config.engine}', mode '{session.mode}' (use engine flink or vvr, mode stream)")
     selected = check_projects(session, projects)
-    _, resolved, diags, _ = compile_workspace(session, selected)
+    diags = compile_workspace(session, selected).diagnostics
     if any(d.is_error for d in diags):
         raise WorkspaceErrors(diags)
     jar_paths = deploy_jars(ws.config.deploy.jars, jars)
-    desired, skipped = desired_jobs(session, resolved)
+    desired, skipped = desired_jobs(session, session.tasks(selected))
     try:
         rest = FlinkRest(cluster)
         rest.overview()

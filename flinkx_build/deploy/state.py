@@ -13,9 +13,9 @@ from flinkx_build.deploy.identity import decode_statements
 from flinkx_build.deploy.identity import fingerprint
 from flinkx_build.deploy.identity import job_name
 from flinkx_build.deploy.identity import task_of
+from flinkx_build.model import Task
 from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
-from flinkx_build.resolve.model import ResolvedTask
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,11 @@ def workspace_name(ws: Workspace) -> str:
     return ws.config.name or ws.root.name
 
 
-def desired_jobs(session: Session, resolved: list[ResolvedTask]) -> tuple[list[DesiredJob], list[tuple[str, str]]]:
+def desired_jobs(session: Session, tasks: list[Task]) -> tuple[list[DesiredJob], list[tuple[str, str]]]:
     """One job per task that writes somewhere; (jobs, [(task key, why it is not deployed)])."""
     ws_name = workspace_name(session.workspace)
     jobs, skipped = [], []
-    for rt in resolved:
-        task = rt.task
+    for task in tasks:
         script = session.compiled(task)
         statements = tuple(Statement(s.kind, s.text) for s in script.statements)
         if not any(s.kind == "insert" for s in statements):
