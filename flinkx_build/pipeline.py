@@ -50,6 +50,16 @@ def _parse_text(job: tuple[str, dict[str, str]]) -> list[ParsedStatement]:
     return [pc.statement for pc in parse_task_text(text, context)]
 
 
+# What forked workers read (`Session.summarize_on_every_core`): set in the parent just before the pool starts.
+_WORK: tuple["Session", list[Task]] | None = None
+
+
+def _summarize(index: int) -> TaskSummary:
+    assert _WORK is not None
+    session, tasks = _WORK
+    return session.summary(tasks[index])
+
+
 @dataclass
 class Session:
     workspace: Workspace
@@ -60,7 +70,8 @@ class Session:
     _resolved: dict[str, ResolvedTask] = field(default_factory=dict)
     _compiled: dict[str, CompiledScript] = field(default_factory=dict)
     _models: dict[str, TaskModel] = field(default_factory=dict)
-    _summaries: dict[str, TaskSummary] = field(default_factory=dict)
+    _summaries: dict[str, TaskSummary] = field(default_factory=dict)  # with their compiled SQL
+    _lite: dict[str, TaskSummary] = field(default_factory=dict)  # made or read without it
     _summary_keys: dict[str, str | None] = field(default_factory=dict)  # the task's text is fixed for a session
     summary_cache: SummaryCache | None = None
     _ahead: dict[str, tuple[Future, str]] = field(default_factory=dict)  # task key -> (parse in a worker, cache key)
@@ -150,6 +161,28 @@ class Session:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
 
+    def summarize_on_every_core(self, tasks: list[Task], on_done: Callable[[Task], None] | None = None) -> None:
+        """Make the summaries of `tasks` in forked workers: parse, resolve, check and compile.
+
+        A cold build is CPU-bound from end to end (sqlfluff's parser, then the resolver, the
+        semantic checks and the compiler at a few ms a task), so all of it runs on every core;
+        the workers fill the parse and summary caches themselves (entries are written
+        atomically). Below PARALLEL_THRESHOLD tasks this does nothing: `summary()` makes them.
+        """
+        global _WORK
+        workers = min(os.cpu_count() or 1, 8)
+        if len(tasks) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
+            return
+        _WORK = (self, tasks)
+        try:
+            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+                for task, made in zip(tasks, pool.map(_summarize, range(len(tasks)), chunksize=4)):
+                    self._summaries[task.key] = made
+                    if on_done is not None:
+                        on_done(task)
+        finally:
+            _WORK = None
+
     def parsed(self, task: Task) -> list[ParsedStatement]:
         if task.key in self._ahead and task.key not in self._parsed:
             future, key = self._ahead.pop(task.key)
@@ -176,6 +209,7 @@ class Session:
         self._models.pop(task.key, None)
         self._compiled.pop(task.key, None)
         self._summaries.pop(task.key, None)
+        self._lite.pop(task.key, None)
         if store:
             context = self.context_for(task)
             self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
@@ -208,25 +242,48 @@ class Session:
             self._summary_keys[task.key] = self.summary_cache.key(task, self.context_for(task)) if self.summary_cache else None
         return self._summary_keys[task.key]
 
-    def cached_summary(self, task: Task) -> TaskSummary | None:
-        """The task's summary if this session or the summary cache has it (nothing is parsed)."""
-        if task.key not in self._summaries and self.summary_cache is not None:
-            found = self.summary_cache.get(self._summary_key(task))
+    def cached_summary(self, task: Task, compiled: bool = True) -> TaskSummary | None:
+        """The task's summary if this session or the summary cache has it (nothing is parsed).
+
+        `compiled=False`: one without the compiled SQL will do (lint, graph, impact read none).
+        """
+        cache = self.summary_cache
+        if task.key not in self._summaries and cache is not None:
+            found = cache.get(self._summary_key(task))
             if found is not None:
                 self._summaries[task.key] = found
-        return self._summaries.get(task.key)
+        if task.key in self._summaries:
+            return self._summaries[task.key]
+        if compiled or cache is None:
+            return self._lite.get(task.key)
+        if task.key not in self._lite:
+            found = cache.get(cache.without_sql(self._summary_key(task)))
+            if found is not None:
+                self._lite[task.key] = found
+        return self._lite.get(task.key)
 
-    def summary(self, task: Task) -> TaskSummary:
-        """What the task contributes to the workspace views (graph, manifest, workspace checks, impact)."""
-        found = self.cached_summary(task)
-        if found is not None:
+    def summary(self, task: Task, compile: bool = True) -> TaskSummary:
+        """What the task contributes to the workspace views (graph, manifest, workspace checks, impact).
+
+        `compile=False`: the compiled SQL is not needed (lint, graph, impact). A summary made so
+        skips compiling the task and is cached apart, under a key a build never reads.
+        """
+        found = self.cached_summary(task, compiled=compile)
+        if found is not None and (found.compiled is not None or not compile or not found.ok):
             return found
         rt = self.resolved(task)
         ws = self.workspace
         settings = [ws.config.engine, ws.config.flink_version, ws.config.dataphin_version, self.mode]
+        key = self._summary_key(task)
+        if not compile:
+            made = summarize(rt, None, settings)
+            if self.summary_cache is not None:
+                self.summary_cache.put(self.summary_cache.without_sql(key), made)
+            self._lite[task.key] = made
+            return made
         made = summarize(rt, self.compiled(task).text if rt.ok else None, settings)
         if self.summary_cache is not None:
-            self.summary_cache.put(self._summary_key(task), made)
+            self.summary_cache.put(key, made)
         self._summaries[task.key] = made
         return made
 

@@ -124,6 +124,43 @@ def test_parallel_parse_equals_serial(make_workspace):
         assert [s.to_json() for s in parallel.parsed(task)] == [s.to_json() for s in serial.parsed(task)]
 
 
+def test_summaries_made_on_every_core_equal_serial_ones(make_workspace):
+    """A cold build resolves, checks and compiles in forked workers: the same summaries, and cached."""
+    from flinkx_build.pipeline import PARALLEL_THRESHOLD
+    from flinkx_build.pipeline import Session
+
+    files = dict(WS)
+    for n in range(PARALLEL_THRESHOLD + 4):
+        files[f"projects/dwd/tasks/many/t{n:02d}.sql"] = f"INSERT INTO events SELECT id, `value` FROM ods.events WHERE id <> '{n}';\n"
+    files["projects/dwd/tasks/many/broken.sql"] = "INSERT INTO events SELECT id, nosuch FROM ods.events;\n"
+    ws = make_workspace(files)
+    parallel = Session.open(ws)
+    tasks = parallel.tasks()
+    parallel.summarize_on_every_core(tasks)
+    assert not parallel._resolved  # nothing was resolved in this process
+    serial = Session.open(ws, use_cache=False)
+    made = {task.key: parallel.summary(task) for task in tasks}
+    assert made == {task.key: serial.summary(task) for task in tasks}
+    assert any(d.code == "FX401" for d in made["dwd/many/broken"].diagnostics)
+    again = Session.open(ws)  # the workers filled the cache
+    assert all(again.summary_known(task) for task in tasks)
+
+
+def test_a_summary_made_without_sql_never_serves_a_build(make_workspace):
+    """lint, graph and impact need no compiled SQL: what they cache must not stand in for a build's."""
+    from flinkx_build.pipeline import Session
+
+    ws = make_workspace(WS)
+    lint_side = Session.open(ws)
+    lite = {task.key: lint_side.summary(task, compile=False) for task in lint_side.tasks()}
+    assert all(s.compiled is None for s in lite.values())
+    build_side = Session.open(ws)
+    assert all(build_side.cached_summary(task, compiled=False) is not None for task in build_side.tasks())
+    full = {task.key: build_side.summary(task) for task in build_side.tasks()}
+    assert all(s.compiled for s in full.values() if s.ok) and any(s.ok for s in full.values())
+    assert {k: {**vars(s), "compiled": None} for k, s in full.items()} == {k: vars(s) for k, s in lite.items()}
+
+
 def test_task_local_table_shadows_the_meta_table(make_workspace):
     from tests.helpers import compile_task
 

@@ -42,10 +42,10 @@ def _compile_workspace(session: Session, projects: list[str], progress: TaskProg
     tasks = session.tasks(projects)
     missing = [task for task in tasks if not session.summary_known(task)]
     to_compile = {task.key for task in missing}
-    if len(missing) >= PARALLEL_THRESHOLD:  # a cold build: parse on every core first, with a bar
-        progress.phase("parsing", len(missing))
-        session.prefetch(missing, on_parsed=lambda task: progress.advance(task.key))
     progress.phase("compiling", len(missing))
+    if len(missing) >= PARALLEL_THRESHOLD:  # a cold build: all of its work on every core
+        session.summarize_on_every_core(missing, on_done=lambda task: progress.advance(task.key))
+        to_compile = {task.key for task in missing if not session.summary_known(task)}  # none when it ran
     outputs: dict[str, tuple[str, str]] = {}
     summaries = []
     # a few changed tasks are parsed in a worker while the cached summaries are read

@@ -110,7 +110,7 @@ def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
     snap.table_defs = TableDefs(snap.tables, lambda table: effective_definition(
         table, None, None, engine=config.engine, mode=session.mode, task_path="", used_columns=None, diags=[]))
     tasks = session.tasks()
-    summaries = [session.summary(task) for task in tasks]
+    summaries = [session.summary(task, compile=False) for task in tasks]
     snap.graph = workspace_graph(ws, summaries)
     for task, summary in zip(tasks, summaries):
         facts = _task_facts(summary, relocate, partial(_definitions, session, task))

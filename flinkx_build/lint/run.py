@@ -212,7 +212,7 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
             fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))
     if "*" in yaml_paths:  # the whole workspace: the checks that compare tasks with each other
         lint_cfg = session.workspace.config.lint
-        found = workspace_findings(session.workspace, [session.summary(t) for t in tasks], whole=True,
+        found = workspace_findings(session.workspace, [session.summary(t, compile=False) for t in tasks], whole=True,
                                    opt_in=wanted_opt_in(lint_cfg.rules, codes.select))
         texts = {t.display_path: t.text for t in tasks}
         diags.extend(d for d in _configured(found, lint_cfg) if codes.keeps(d.code) and not suppressed(texts.get(d.path, ""), d))

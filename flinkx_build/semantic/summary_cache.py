@@ -89,6 +89,11 @@ class SummaryCache:
     def _place(self, shown: str) -> str:
         return os.path.relpath(os.path.abspath(shown), self._root)
 
+    @staticmethod
+    def without_sql(key: str | None) -> str | None:
+        """The key of the same summary made without compiling the task (lint, graph and impact need no SQL)."""
+        return None if key is None else canonical_hash([key, "without compiled SQL"])
+
     def has(self, key: str | None) -> bool:
         path = entry_path(self.directory, self.root, key) if key is not None else None
         return path is not None and path.is_file()
