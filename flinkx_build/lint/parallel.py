@@ -2,8 +2,8 @@
 
 The rule pass is pure-Python parsing and rule checking (tens of ms a
 statement) and independent per file, so it is forked out like the parse in
-`Session.prefetch`. Workers only compute (they inherit the loaded workspace
-through fork); the parent stores every result in the rule cache and does
+`Session.prefetch`. Workers compute and fill the rule and parse caches (they inherit the loaded
+workspace through fork; entries are written atomically); the parent does
 all the rest (resolving, semantic and workspace checks) itself, in order, so
 the findings are exactly those of a serial lint.
 """
@@ -27,12 +27,19 @@ _WORK: tuple[Session, list[Task], CodeFilter] | None = None
 
 
 def _lint_one(index: int) -> dict[str, Any]:
+    """The rule pass of one task, stored in the rule and parse caches here: encoding a
+    thousand parses again in the parent cost as much as the rest of its work."""
+    from flinkx_build.lint.run import _rule_cache_key
     from flinkx_build.lint.run import _rule_pass
 
     assert _WORK is not None
     session, tasks, codes = _WORK
-    diags, parsed, _, _ = _rule_pass(session, tasks[index], False, codes)
-    return RulePass(diags, parsed).to_json()
+    task = tasks[index]
+    diags, parsed, _, _ = _rule_pass(session, task, False, codes)
+    result = RulePass(diags, parsed)
+    RuleCache(session.cache.root).put(_rule_cache_key(session, task, codes), result)
+    session.remember_parse(task, parsed)  # into the parse cache too: the next build reuses it
+    return result.to_json()
 
 
 def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilter,
@@ -60,10 +67,9 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
         with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
             for index, data in zip(missing, pool.map(_lint_one, missing, chunksize=4)):
                 result = RulePass.from_json(data)
-                if result is not None:
+                if result is not None:  # the worker has cached it (`_lint_one`)
                     task = tasks[index]
-                    cache.put(keys[task.key], result)
-                    session.remember_parse(task, result.parsed)  # into the parse cache too: the next build reuses it
+                    session.remember_parse(task, result.parsed, store=False)
                     done[task.key] = result
                 if on_done is not None:
                     on_done(tasks[index])

@@ -243,8 +243,11 @@ def _plain_name(name: str) -> bool:
 
 
 def memo_table(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Project, path: Path, shown: str,
-               diags: list[Diagnostic], cache: YamlCache) -> MetaTable | None:
-    """`load_table`, or its stored result when the file and its inputs are unchanged."""
+               diags: list[Diagnostic], cache: YamlCache,
+               loaded: tuple[MetaTable | None, list[Diagnostic]] | None = None) -> MetaTable | None:
+    """`load_table`, or its stored result when the file and its inputs are unchanged.
+
+    `loaded`: what a worker's `load_table` made of this file (`load/parallel.py`)."""
     raw = read_raw(path) if memo.enabled else None
     if raw is None:
         return load_table(ws, project, path, shown, diags, cache)
@@ -252,7 +255,10 @@ def memo_table(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Projec
     found, table, findings = recall(memo, key, shown, MetaTable, project.name)
     if not found:
         findings = []
-        table = load_table(ws, project, path, shown, findings, cache, raw)
+        if loaded is not None:
+            table, findings = loaded
+        else:
+            table = load_table(ws, project, path, shown, findings, cache, raw)
         remember(memo, key, shown, MetaTable, table, findings)
     if table is not None:
         table.source_key = key

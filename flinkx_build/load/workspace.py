@@ -33,6 +33,7 @@ from flinkx_build.load.memo import read_raw
 from flinkx_build.load.names import has_control
 from flinkx_build.load.names import name_diagnostic
 from flinkx_build.load.names import outside_diagnostic
+from flinkx_build.load.parallel import tables_on_every_core
 from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
@@ -262,8 +263,11 @@ def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found
 
 def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo) -> None:
     prefix = KeyPrefix(project.name, template_context(ws.variables_for(project.name), ws.config.secrets), ws.config.secrets)
-    for path, shown, _ in _yaml_files(project.directory / "tables", ws.root, diags):
-        table = memo_table(memo, prefix, ws, project, path, shown, diags, cache)
+    table_files = _yaml_files(project.directory / "tables", ws.root, diags)
+    # a cold load parses the YAML on every core first; the loop below stays in file order
+    preloaded = tables_on_every_core(memo, prefix, ws, project, [(f.path, f.shown) for f in table_files], cache)
+    for path, shown, _ in table_files:
+        table = memo_table(memo, prefix, ws, project, path, shown, diags, cache, preloaded.get(path))
         if table is None:
             project.unloadable_tables.add(path.stem.lower())
             continue

@@ -277,3 +277,18 @@ def test_a_planted_finding_is_masked_and_escaped_like_any_other(ws):
     shown = [d for d in diags if "colour" in d.message]
     assert shown and all("[2J" in d.message for d in shown), shown  # read from the planted memo
     assert all("\x1b" not in d.message and d.message.isprintable() for d in shown), shown
+
+
+def test_a_cold_load_of_many_tables_on_every_core_equals_a_serial_one(make_workspace):
+    from flinkx_build.load.parallel import THRESHOLD
+
+    files = dict(FILES)
+    for n in range(THRESHOLD + 6):
+        files[f"projects/p/tables/many/t{n:03d}.yaml"] = FILES["projects/p/tables/src.yaml"].replace("name: src", f"name: t{n:03d}")
+    files["projects/p/tables/many/t000.yaml"] += "colour: blue\n"  # a finding from a worker, too
+    root = make_workspace(files)
+    cold = _contents(root)  # the memo is empty: the workers load the tables
+    serial = _contents(root, use_cache=False)
+    assert cold == serial
+    assert any("colour" in d.message and "t000" in d.path for d in cold[1])
+    assert _contents(root) == serial  # and the memo the parent wrote serves the next load

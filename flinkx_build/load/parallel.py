@@ -1,0 +1,64 @@
+"""A cold load on every core: the meta-table files the load memo lacks, parsed in forked workers.
+
+ruamel's round-trip parser costs a few ms a file, so a first load of a
+workspace with 1,800 meta tables spends about ten seconds in it, on one core,
+before anything else can start. Each file is independent, so the files the
+memo does not have are loaded by workers (they inherit the workspace loaded
+so far through fork and write nothing but YAML cache entries, atomically);
+the parent stores the results in the memo and checks names in file order,
+exactly as a serial load does.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from pathlib import Path
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.load.memo import KeyPrefix
+from flinkx_build.load.memo import LoadMemo
+from flinkx_build.load.memo import read_raw
+from flinkx_build.load.tables import load_table
+from flinkx_build.load.yaml_io import YamlCache
+from flinkx_build.model import MetaTable
+from flinkx_build.model import Project
+from flinkx_build.model import Workspace
+
+THRESHOLD = 64  # below this many misses a pool costs more than it saves
+Loaded = tuple[MetaTable | None, list[Diagnostic]]
+
+# What the workers read: set in the parent just before the pool starts.
+_WORK: tuple[Workspace, Project, list[tuple[Path, str, bytes]], YamlCache] | None = None
+
+
+def _load_one(index: int) -> Loaded:
+    assert _WORK is not None
+    ws, project, files, cache = _WORK
+    path, shown, raw = files[index]
+    findings: list[Diagnostic] = []
+    return load_table(ws, project, path, shown, findings, cache, raw), findings
+
+
+def tables_on_every_core(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Project,
+                         files: list[tuple[Path, str]], cache: YamlCache) -> dict[Path, Loaded]:
+    """path -> (table, findings) for the files the memo lacks, when there are enough to pay for workers."""
+    global _WORK
+    workers = min(os.cpu_count() or 1, 8)
+    if not memo.enabled or workers < 2 or "fork" not in mp.get_all_start_methods():
+        return {}
+    misses = []
+    for path, shown in files:
+        raw = read_raw(path)
+        if raw is not None and memo.get(prefix.key("table", path.stem, raw)) is None:
+            misses.append((path, shown, raw))
+    if len(misses) < THRESHOLD:
+        return {}
+    from concurrent.futures import ProcessPoolExecutor
+
+    _WORK = (ws, project, misses, cache)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            loaded = list(pool.map(_load_one, range(len(misses)), chunksize=16))
+    finally:
+        _WORK = None
+    return {path: result for (path, _, _), result in zip(misses, loaded)}
