@@ -340,26 +340,27 @@ def _changes(base: Snapshot, head: Snapshot) -> list[Change]:
                 out.append(Change(node, kind, new.project, "modified", head.source(node), details))
             elif base.source(node) != head.source(node):
                 out.append(Change(node, kind, new.project, "moved", f"{base.source(node)} -> {head.source(node)}", ["no semantic change"]))
+    known_before = set(base.tables) | set(base.functions)
+    known_after = set(head.tables) | set(head.functions)
     for node in sorted(set(base.tasks) | set(head.tasks)):
         old_t, new_t = base.tasks.get(node), head.tasks.get(node)
         if old_t is None or new_t is None:
             facts = new_t or old_t
             out.append(Change(node, "task", facts.project, "added" if old_t is None else "removed", facts.source))
-        elif old_t.fingerprint != new_t.fingerprint or _rebound(old_t, new_t, base, head):
+        elif old_t.fingerprint != new_t.fingerprint or _rebound(old_t, new_t, known_before, known_after):
             out.append(Change(node, "task", new_t.project, "modified", new_t.source, _task_details(old_t, new_t)))
     return out
 
 
-def _rebound(old: TaskFacts, new: TaskFacts, base: Snapshot, head: Snapshot) -> bool:
+def _rebound(old: TaskFacts, new: TaskFacts, known_before: set[str], known_after: set[str]) -> bool:
     """Same text, but a name now means another node that existed before and still does.
 
     Bindings gained from an added node or lost with a removed one are that
     node's change (its users are hit directly), not the task's.
+    `known_before`/`known_after`: the table and function nodes of the base and the head.
     """
     before = old.reads | old.writes | old.functions
     after = new.reads | new.writes | new.functions
-    known_before = set(base.tables) | set(base.functions)
-    known_after = set(head.tables) | set(head.functions)
     return any(n in known_before for n in after - before) or any(n in known_after for n in before - after)
 
 

@@ -162,10 +162,10 @@ class _Paths:
         from flinkx_build.load.workspace import display_path
 
         kind, _, rest = stored.partition(":")
-        if kind == "ws":
-            return display_path(Path(self.root) / rest)
+        if kind == "ws":  # string paths: a Path per stored path cost more than the whole decode
+            return display_path(os.path.join(self.root, rest))  # type: ignore[arg-type]
         if kind == "abs":
-            return display_path(Path(rest))
+            return display_path(rest)  # type: ignore[arg-type]
         raise ValueError(f"bad stored path {stored!r}")
 
 
