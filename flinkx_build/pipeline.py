@@ -103,38 +103,6 @@ class Session:
                 out.append(Diagnostic(task.display_path, line, col, "FX110", f"unknown variable '${{{use.name}}}'", did_you_mean(use.name, context)))
         return out
 
-    def prefetch(self, tasks: list[Task], on_parsed: Callable[[Task], None] | None = None) -> None:
-        """Parse the tasks the cache does not have, in parallel when there are many.
-
-        `on_parsed(task)` after each task read from the cache or parsed in parallel (a progress bar).
-
-        sqlfluff's parser is pure Python (~15-30 ms a statement), so a cold
-        build of a large workspace is CPU-bound: fork one worker per core.
-        """
-        missing = []
-        for task in tasks:
-            if task.key in self._parsed:
-                continue
-            context = self.context_for(task)
-            key = ParseCache.key(task.text, context, FRONTEND_VERSION)
-            statements = self.cache.get(key)
-            if statements is None:
-                missing.append((task, context, key))
-            else:
-                self._parsed[task.key] = statements
-                if on_parsed is not None:
-                    on_parsed(task)
-        workers = min(os.cpu_count() or 1, 8)
-        if len(missing) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
-            return  # parsed one by one on first use
-        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
-            jobs = [(task.text, context) for task, context, _ in missing]
-            for (task, _, key), statements in zip(missing, pool.map(_parse_text, jobs, chunksize=8)):
-                self._parsed[task.key] = statements
-                self.cache.put(key, statements)
-                if on_parsed is not None:
-                    on_parsed(task)
-
     @contextmanager
     def parsing_ahead(self, tasks: list[Task]) -> Iterator[None]:
         """Parse, in worker processes, those of `tasks` the parse cache does not have, while the

@@ -117,11 +117,11 @@ def test_parallel_parse_equals_serial(make_workspace):
     ws = make_workspace(files)
     parallel = Session.open(ws, use_cache=False)
     tasks = parallel.tasks()
-    parallel.prefetch(tasks)
     serial = Session.open(ws, use_cache=False)
-    for task in tasks:
-        assert parallel.compiled(task).text == serial.compiled(task).text
-        assert [s.to_json() for s in parallel.parsed(task)] == [s.to_json() for s in serial.parsed(task)]
+    with parallel.parsing_ahead(tasks):  # parsed by worker processes, collected on first use
+        for task in tasks:
+            assert parallel.compiled(task).text == serial.compiled(task).text
+            assert [s.to_json() for s in parallel.parsed(task)] == [s.to_json() for s in serial.parsed(task)]
 
 
 def test_summaries_made_on_every_core_equal_serial_ones(make_workspace):

@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 from typing import Iterator
 
 from flinkx_build.errors import UsageError
+from flinkx_build.limits import MAX_FILE_BYTES
 
 WANTED = ("flinkx.yaml", "projects")  # everything load_workspace reads
 
@@ -138,7 +139,9 @@ def _write_blobs(repo: Path, files: list[tuple[str, str]], dest: Path, worktree:
 def _same_blob(path: Path, obj: str) -> bool:
     """True when `path` is a regular file (not a link) whose git blob id is `obj` (SHA-1 repositories)."""
     try:
-        if not stat.S_ISREG(os.lstat(path).st_mode) or len(obj) != 40:
+        info = os.lstat(path)
+        # a folder on the way may be a link out of the tree: never read more than the loader would
+        if not stat.S_ISREG(info.st_mode) or len(obj) != 40 or info.st_size > MAX_FILE_BYTES:
             return False
         data = path.read_bytes()
     except OSError:

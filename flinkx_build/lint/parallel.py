@@ -2,7 +2,7 @@
 
 The rule pass is pure-Python parsing and rule checking (tens of ms a
 statement) and independent per file, so it is forked out like the parse in
-`Session.prefetch`. Workers compute and fill the rule and parse caches (they inherit the loaded
+`Session.summarize_on_every_core`. Workers compute and fill the rule and parse caches (they inherit the loaded
 workspace through fork; entries are written atomically); the parent does
 all the rest (resolving, semantic and workspace checks) itself, in order, so
 the findings are exactly those of a serial lint.
