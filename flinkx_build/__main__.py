@@ -1,4 +1,4 @@
 """`python -m flinkx_build` runs the `flinkx` command line."""
-from flinkx_build.cli import main
+from flinkx_build.cli import run
 
-main()
+run()

@@ -44,7 +44,10 @@ class _Group(click.Group):
         if args and not name.startswith("-") and _load_command(name) is None and not ctx.resilient_parsing:
             hint = did_you_mean(name, COMMANDS)
             ctx.fail(f"No such command {name!r}." + (f" ({hint})" if hint else ""))
-        return super().resolve_command(ctx, args)
+        global _invoked
+        resolved = super().resolve_command(ctx, args)
+        _invoked = resolved[0]
+        return resolved
 
     def invoke(self, ctx: click.Context):
         try:
@@ -133,3 +136,39 @@ def _load_command(name: str) -> click.Command | None:
     if not known & {"-q", "-v", "--quiet", "--verbose"}:
         command.params.extend(verbosity_options())
     return command
+
+
+# Commands that hold nothing outside the process when they return (no JVM gateway, no cluster
+# session, no server): after them the process may leave without tearing its heap down.
+FAST_EXIT = frozenset({"build", "explain", "fix", "graph", "impact", "lineage", "lint"})
+_invoked: str | None = None
+
+
+def run() -> None:
+    """The console script and `python -m flinkx_build`: `main`, then, after the commands in
+    FAST_EXIT, `os._exit` once the output is flushed.
+
+    A build of 1,000 tasks ends holding about a million objects; freeing them one by one on the
+    way out took 0.1 s of a 1 s build. mypy leaves the same way. In-process callers (tests, the
+    language server) call `main`, which exits normally.
+    """
+    try:
+        main()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    if _invoked not in FAST_EXIT:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):  # `flinkx lint | head`: the reader left; nothing more to say
+        pass
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:  # sys.exit("message"), as Python itself treats it
+        print(code, file=sys.stderr, flush=True)
+        status = 1
+    os._exit(status)

@@ -28,6 +28,7 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.template import find_variables
 from flinkx_build.frontend.template import template_context
 from flinkx_build.frontend.version import FRONTEND_VERSION
+from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.load.workspace import load_workspace
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
@@ -76,16 +77,31 @@ class Session:
     summary_cache: SummaryCache | None = None
     _ahead: dict[str, tuple[Future, str]] = field(default_factory=dict)  # task key -> (parse in a worker, cache key)
     _pool: ProcessPoolExecutor | None = None
+    parser: ParserProcess | None = None  # forked before the load, for the few parses a run needs
 
     @classmethod
-    def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None) -> "Session":
+    def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None,
+             parser: str | None = None) -> "Session":
         """`shared_cache`: another workspace's cache folder to load through and cache summaries in
-        (a revision checked out in a temporary folder uses the working tree's: every key is content)."""
-        workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache)
+        (a revision checked out in a temporary folder uses the working tree's: every key is content).
+        `parser`: start a parser process warming up for "parse" (build) or "lint" first (`frontend/worker.py`)."""
+        process = ParserProcess.start(parser) if parser else None
+        try:
+            workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache)
+        except BaseException:
+            if process is not None:
+                process.close()
+            raise
         diags.extend(table_diagnostics(workspace))  # FX420 in meta-table YAML, once per key
         cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else shared_cache
         mode = mode or workspace.config.mode
-        return cls(workspace, diags, ParseCache(cache_dir), mode, summary_cache=SummaryCache(cache_dir, workspace, mode))
+        return cls(workspace, diags, ParseCache(cache_dir), mode, summary_cache=SummaryCache(cache_dir, workspace, mode),
+                   parser=process)
+
+    def close_parser(self) -> None:
+        """Stop the parser process (a run that needs every core, or none of it)."""
+        if self.parser is not None:
+            self.parser.close()
 
     def context_for(self, task: Task) -> dict[str, str]:
         ws = self.workspace
@@ -118,10 +134,15 @@ class Session:
             key = ParseCache.key(task.text, context, FRONTEND_VERSION)
             if task.key not in self._parsed and not self.cache.has(key):
                 missing.append((task, context, key))
-        if missing and "fork" in mp.get_all_start_methods():
+        parser = self.parser if self.parser is not None and self.parser.open else None
+        if missing and parser is None and "fork" in mp.get_all_start_methods():
             self._pool = ProcessPoolExecutor(min(workers, len(missing)), mp_context=mp.get_context("fork"))
-            for task, context, key in missing:
-                self._ahead[task.key] = (self._pool.submit(_parse_text, (task.text, context)), key)
+        for task, context, key in missing if parser is not None or self._pool is not None else ():
+            submit = parser.submit if parser is not None else self._pool.submit  # type: ignore[union-attr]
+            try:
+                self._ahead[task.key] = (submit(_parse_text, (task.text, context)), key)
+            except RuntimeError:  # the parser process has died: `parsed()` parses the rest here
+                break
         try:
             yield
         finally:
@@ -141,6 +162,7 @@ class Session:
         workers = min(os.cpu_count() or 1, 8)
         if len(tasks) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
             return
+        self.close_parser()  # one process per core now
         _WORK = (self, tasks)
         try:
             with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:

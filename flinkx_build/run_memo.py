@@ -30,6 +30,8 @@ from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import code_version
+from flinkx_build.limits import MAX_FILE_BYTES
+from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.workspace import CONFIG_FILE
 from flinkx_build.load.workspace import _load_config  # the loader's own reading of flinkx.yaml, nothing else
 from flinkx_build.load.workspace import find_workspace
@@ -56,7 +58,11 @@ def _hash_tree(digest: "hashlib._Hash", folder: Path, root: Path) -> None:
                 _hash_tree(digest, Path(entry.path), root)
             continue
         try:
-            data = Path(entry.path).read_bytes()
+            # the loader refuses a file over its limit (FX180) whatever it holds: never read one whole
+            data = read_bytes(entry.path, MAX_FILE_BYTES)
+            if data is None:
+                info = os.stat(entry.path)
+                data = f"over the limit: {info.st_size} bytes, mtime {info.st_mtime_ns}".encode()
         except OSError as exc:
             data = f"unreadable {exc.errno}".encode()
         digest.update(f"file {rel} {len(data)}\0".encode())

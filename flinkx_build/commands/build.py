@@ -37,13 +37,17 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     from flinkx_build.emit.writer import write_build
     from flinkx_build.errors import WorkspaceErrors
 
-    session = open_session(workspace, mode, use_cache=not no_cache)
-    selected = check_projects(session, projects)
-    ws = session.workspace
-    out_dir = out or (ws.root / ws.config.build_dir)
-    if not check:  # refuse a folder flinkx may not replace before any work; clear what killed builds left
-        prepare_build_folder(out_dir, ws.root)
-    built = compile_workspace(session, selected)
+    # the few tasks a change needs parsing are parsed by a process that imports sqlfluff during the load
+    session = open_session(workspace, mode, use_cache=not no_cache, parser="parse")
+    try:
+        selected = check_projects(session, projects)
+        ws = session.workspace
+        out_dir = out or (ws.root / ws.config.build_dir)
+        if not check:  # refuse a folder flinkx may not replace before any work; clear what killed builds left
+            prepare_build_folder(out_dir, ws.root)
+        built = compile_workspace(session, selected)
+    finally:
+        session.close_parser()
     outputs, diags = built.outputs, built.diagnostics
     errors = [d for d in diags if d.is_error]
     if errors:

@@ -19,14 +19,16 @@ mode_option = click.option("--mode", type=click.Choice(["stream", "batch"]), def
 project_option = click.option("--project", "projects", multiple=True, metavar="P", help="Only this project (repeatable).")
 
 
-def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True) -> "Session":
+def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True, parser: str | None = None) -> "Session":
+    """`parser`: as in `Session.open` (build and lint start one)."""
     from flinkx_build.pipeline import Session  # sqlfluff and the pipeline: only for a command that works
 
     if not workspace.exists():
         raise UsageError(f"{workspace}: no such folder")
-    session = Session.open(find_workspace(workspace), mode, use_cache)
+    session = Session.open(find_workspace(workspace), mode, use_cache, parser=parser)
     config_errors = [d for d in session.load_diagnostics if d.code == "FX100"]
     if config_errors:
+        session.close_parser()
         raise UsageError("invalid flinkx.yaml\n" + "\n".join(d.format() for d in config_errors))
     return session
 

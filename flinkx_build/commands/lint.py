@@ -74,9 +74,13 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
         if replayed is not None:  # nothing this lint reads changed since the identical last one
             diags.extend(replayed)
             continue
-        session = open_session(workspace)
-        with task_progress() as progress:
-            found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress)
+        # linting named files: sqlfluff warms up in a parser process while the workspace loads
+        session = open_session(workspace, parser="lint" if files else None)
+        try:
+            with task_progress() as progress:
+                found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress)
+        finally:
+            session.close_parser()
         if memo is not None:
             memo.remember(found)
         refused: list[Diagnostic] = []

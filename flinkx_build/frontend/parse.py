@@ -15,6 +15,7 @@ from functools import lru_cache
 from sqlfluff.core import FluffConfig
 from sqlfluff.core import Linter
 from sqlfluff.core.parser import BaseSegment
+from tqdm import tqdm
 
 from flinkx_build.frontend import dialect
 from flinkx_build.frontend.extract import DATAPHIN_WATERMARK_FUNCTIONS
@@ -37,6 +38,10 @@ from flinkx_build.frontend.template import sqlfluff_templater_config
 from flinkx_build.frontend.version import FRONTEND_VERSION  # noqa: F401 - re-exported
 from flinkx_build.limits import position
 from flinkx_build.limits import sql_limit_problem
+
+# sqlfluff's linter makes a (disabled) tqdm bar per lint; tqdm then starts a monitor thread for
+# good, and a process with a second thread can no longer fork safely (`frontend/worker.py`).
+tqdm.monitor_interval = 0
 
 
 def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:
@@ -182,3 +187,8 @@ def _excerpt(raw: str) -> str:
 
 def parse_task_text(text: str, context: dict[str, str]) -> list[ParsedChunk]:
     return [parse_chunk(chunk, i, context) for i, chunk in enumerate(split_statements(text))]
+
+
+def warm_up() -> None:
+    """Import sqlfluff and build the dialect: what a parser process does before its first job."""
+    _linter(()).parse_string("SELECT 1\n", fname="warm.sql")

@@ -29,13 +29,14 @@ _WORK: tuple[Session, list[Task], CodeFilter] | None = None
 def _lint_one(index: int) -> dict[str, Any]:
     """The rule pass of one task, stored in the rule and parse caches here: encoding a
     thousand parses again in the parent cost as much as the rest of its work."""
+    from flinkx_build.lint.rule_pass import run_rule_pass
     from flinkx_build.lint.run import _rule_cache_key
-    from flinkx_build.lint.run import _rule_pass
+    from flinkx_build.lint.run import rule_job
 
     assert _WORK is not None
     session, tasks, codes = _WORK
     task = tasks[index]
-    diags, parsed, _, _ = _rule_pass(session, task, False, codes)
+    diags, parsed, _ = run_rule_pass(rule_job(session, task, False, codes))
     result = RulePass(diags, parsed)
     RuleCache(session.cache.root).put(_rule_cache_key(session, task, codes), result)
     session.remember_parse(task, parsed)  # into the parse cache too: the next build reuses it
@@ -62,6 +63,7 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
     workers = min(os.cpu_count() or 1, 8)
     if len(missing) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
         return done
+    session.close_parser()  # one process per core now
     _WORK = (session, tasks, codes)
     try:
         with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:

@@ -25,8 +25,8 @@ from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
-from flinkx_build.frontend.parse import FRONTEND_VERSION
 from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.hashing import code_version
 from flinkx_build.model import LintConfig

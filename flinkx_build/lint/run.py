@@ -10,24 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
-from functools import lru_cache
 from pathlib import Path
-
-from sqlfluff.core import Linter
-from sqlfluff.core.errors import SQLLintError
 
 from flinkx_build.checks.workspace import wanted_opt_in
 from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.commands.progress import NO_PROGRESS
 from flinkx_build.commands.progress import TaskProgress
-from flinkx_build.credentials import mask_in_context
 from flinkx_build.errors import Diagnostic
-from flinkx_build.frontend.parse import context_key
-from flinkx_build.frontend.parse import fluff_config
-from flinkx_build.frontend.parse import parse_chunk
-from flinkx_build.frontend.parse import statement_from_tree
-from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.lint.jobs import SQL_RULES
+from flinkx_build.lint.jobs import RuleJob
+from flinkx_build.lint.jobs import run_job
 from flinkx_build.lint.noqa import suppressed
 from flinkx_build.lint.parallel import rule_passes_in_parallel
 from flinkx_build.lint.result_cache import RuleCache
@@ -38,20 +31,6 @@ from flinkx_build.lint.yamlfix import quote_values
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
-from flinkx_build.resolve.builtins import reserved_words
-
-SQL_RULES = ("FX01", "FX02", "FX03")
-
-
-@lru_cache(maxsize=32)
-def rules_linter(context: tuple[tuple[str, str], ...], rules: tuple[str, ...], dataphin_version: str, include_warnings: bool) -> Linter:
-    # sqlfluff reads a bare 3.10 as the number 3.1: pass the version as text it cannot coerce
-    rule_configs = {
-        "FX01": {"include_warnings": include_warnings},
-        "FX03": {"dataphin_version": f"v{dataphin_version}"},
-    }
-    config = fluff_config(context, extra=(("core", {"rules": ",".join(rules)}), ("rules", rule_configs)))
-    return Linter(config=config)
 
 
 @dataclass
@@ -108,33 +87,28 @@ def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter
 
 def _rule_pass(session: Session, task: Task, fix: bool, codes: CodeFilter
                ) -> tuple[list[Diagnostic], list[ParsedStatement], list[tuple[int, int, str]], tuple[str, ...]]:
-    """sqlfluff's FX rules over every statement of the task: (findings, parse, fix edits, the rules that ran)."""
+    """sqlfluff's FX rules over every statement of the task: (findings, parse, fix edits, the rules that ran).
+
+    In the session's parser process when it has one (it imported sqlfluff while the workspace loaded)."""
+    job = rule_job(session, task, fix, codes)
+    parser = session.parser
+    if parser is not None and parser.open:
+        try:
+            diags, parsed, edits = parser.submit(run_job, job).result()
+            return diags, parsed, edits, job.rules
+        except Exception:  # the process died (memory, a signal): the pass is made here
+            parser.close()
+    diags, parsed, edits = run_job(job)
+    return diags, parsed, edits, job.rules
+
+
+def rule_job(session: Session, task: Task, fix: bool, codes: CodeFilter) -> RuleJob:
     ws = session.workspace
     lint_cfg = ws.config.lint
-    context = session.context_for(task)
     rules, wanted = _rules_to_run(lint_cfg, codes)
-    fix = fix and wanted  # the stand-in rule only parses: never apply its fixes
-    linter = rules_linter(context_key(context), rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings)
-    diags: list[Diagnostic] = []
-    parsed: list[ParsedStatement] = []
-    edits: list[tuple[int, int, str]] = []
-    for index, chunk in enumerate(split_statements(task.text)):
-        if chunk.kind != "statement":
-            parsed.append(parse_chunk(chunk, index, context).statement)
-            continue
-        linted = linter.lint_string(chunk.text, fname=task.display_path, fix=fix)
-        problems = [v for v in linted.violations if not isinstance(v, SQLLintError)]
-        parsed.append(statement_from_tree(linted.tree, problems, chunk, index))
-        for violation in linted.violations:
-            if isinstance(violation, SQLLintError):
-                line, col = chunk.position(violation.line_no, violation.line_pos)
-                diags.append(Diagnostic(task.display_path, line, col, violation.rule_code(), mask_in_context(violation.desc(), chunk.text),
-                                        severity=_severity(violation, lint_cfg), fixable=bool(violation.fixes)))
-        if fix:
-            fixed, _ = linted.fix_string()
-            if fixed != chunk.text:
-                edits.append((chunk.offset, chunk.offset + len(chunk.text), fixed))
-    return diags, parsed, edits, rules
+    return RuleJob(task.text, task.display_path, session.context_for(task), rules, ws.config.dataphin_version,
+                   lint_cfg.reserved_word_warnings, dict(lint_cfg.severities),
+                   fix=fix and wanted)  # the stand-in rule only parses: never apply its fixes
 
 
 def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags: list[Diagnostic],
@@ -154,17 +128,6 @@ def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags:
             fixed_text = fixed_text[:start] + text + fixed_text[end:]
     repaired = [d for d in diags if d.fixable and d.code in rules] if fixed_text is not None else []
     return TaskLint(diags, fixed_text, repaired)
-
-
-def _severity(violation: SQLLintError, lint_cfg: LintConfig) -> str:
-    if violation.rule_code() in lint_cfg.severities:
-        return lint_cfg.severities[violation.rule_code()]
-    if violation.rule_code() == "FX01":
-        # words Flink documents as reserved but accepts unquoted are warnings (reserved_word_warnings)
-        word = violation.segment.raw.strip("`") if violation.segment is not None else ""
-        if reserved_words().get(word.upper()) == "warning":
-            return "warning"
-    return "warning" if violation.warning else "error"
 
 
 def _configured(diags: list[Diagnostic], lint_cfg: LintConfig) -> list[Diagnostic]:

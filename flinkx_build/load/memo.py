@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
+from typing import NamedTuple
 
 import ruamel.yaml
 
@@ -42,6 +42,7 @@ from flinkx_build.limits import MAX_FILE_BYTES
 from flinkx_build.limits import check_sql_text
 from flinkx_build.load import memo_codec
 from flinkx_build.load.names import plain_name_problem
+from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.tables import load_function
 from flinkx_build.load.tables import load_table
 from flinkx_build.load.yaml_io import YamlCache
@@ -55,6 +56,7 @@ VERSION = 1
 KEEP_WRITES = 4  # an entry unused for this many writes is dropped
 KEEP_FACTOR = 3  # and at most this many times the files a load used are kept
 KEEP_MIN = 256
+LAZY_WRITE_AFTER = 32  # cheap entries (`LoadMemo.put`) that make a write worth it on their own
 # what the loaded result is computed by: an edit to any of these (a new check, a new field) is a miss
 _SOURCES = ("load/memo.py", "load/memo_codec.py", "load/tables.py", "load/names.py", "load/connectors.py",
             "load/yaml_io.py", "load/yaml_cache.py", "load/yaml_messages.py", "model.py", "errors.py",
@@ -85,6 +87,7 @@ class LoadMemo:
         self.used: set[str] = set()
         self.changed = False
         self._read = False
+        self._cheap_puts = 0
 
     @property
     def enabled(self) -> bool:
@@ -113,14 +116,19 @@ class LoadMemo:
             self.changed = True
         return entry[1]
 
-    def put(self, key: str, payload: Any) -> None:
+    def put(self, key: str, payload: Any, cheap: bool = False) -> None:
+        """`cheap`: what the entry saves is small (a task's limit check), so rewriting the whole
+        memo for it alone is not worth it (an edited task would rewrite 3 MB on every build);
+        it is written with the next write, or once there are LAZY_WRITE_AFTER of them."""
         if not self.enabled:
             return
         if not self._read:
             self._load()
         self.entries[key] = [self.gen, payload]
         self.used.add(key)
-        self.changed = True
+        if cheap:
+            self._cheap_puts += 1
+        self.changed = self.changed or not cheap or self._cheap_puts >= LAZY_WRITE_AFTER
 
     def forget(self, key: str) -> None:
         """An entry that did not decode: drop it, so the next write replaces it."""
@@ -139,7 +147,7 @@ class LoadMemo:
         kept = kept[: max(KEEP_FACTOR * len(self.used), KEEP_MIN)]
         entries = {k: self.entries[k] for _, k in sorted(kept, key=lambda gk: gk[1])}
         write_entry(self.path, FORMAT, VERSION, salt(), {"gen": gen, "entries": entries})
-        self.gen, self.entries, self.changed = gen, entries, False
+        self.gen, self.entries, self.changed, self._cheap_puts = gen, entries, False, 0
 
     def close(self) -> None:
         """Drop the stored data (a few hundred thousand objects) once the load is done with it."""
@@ -193,16 +201,14 @@ def check_task_limits(memo: LoadMemo, raw: bytes | None, text: str, shown: str) 
         return None
     problem = check_sql_text(text, shown)
     if problem is None:
-        memo.put(key, SQL_OK)
+        memo.put(key, SQL_OK, cheap=True)
     return problem
 
 
 def read_raw(path: Path) -> bytes | None:
     """The file's bytes when it is small enough to read; else None (the loader then reports why)."""
     try:
-        if os.stat(path).st_size > MAX_FILE_BYTES:
-            return None
-        return path.read_bytes()
+        return read_bytes(path, MAX_FILE_BYTES)
     except OSError:
         return None
 
@@ -242,16 +248,31 @@ def _plain_name(name: str) -> bool:
     return plain_name_problem(name) is None
 
 
-def memo_table(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Project, path: Path, shown: str,
-               diags: list[Diagnostic], cache: YamlCache,
-               loaded: tuple[MetaTable | None, list[Diagnostic]] | None = None) -> MetaTable | None:
+class KeyedFile(NamedTuple):
+    """A meta-table or function file with its bytes and memo key, read once a load."""
+
+    path: Path
+    shown: str
+    raw: bytes | None  # None: the memo is off, or the file is too big or unreadable (the loader says why)
+    key: str | None
+
+
+def keyed_files(memo: LoadMemo, prefix: KeyPrefix, kind: str, files: list[tuple[Path, str]]) -> list[KeyedFile]:
+    out = []
+    for path, shown in files:
+        raw = read_raw(path) if memo.enabled else None
+        out.append(KeyedFile(path, shown, raw, None if raw is None else prefix.key(kind, path.stem, raw)))
+    return out
+
+
+def memo_table(memo: LoadMemo, ws: Workspace, project: Project, file: KeyedFile, diags: list[Diagnostic],
+               cache: YamlCache, loaded: tuple[MetaTable | None, list[Diagnostic]] | None = None) -> MetaTable | None:
     """`load_table`, or its stored result when the file and its inputs are unchanged.
 
     `loaded`: what a worker's `load_table` made of this file (`load/parallel.py`)."""
-    raw = read_raw(path) if memo.enabled else None
-    if raw is None:
+    path, shown, raw, key = file
+    if raw is None or key is None:
         return load_table(ws, project, path, shown, diags, cache)
-    key = prefix.key("table", path.stem, raw)
     found, table, findings = recall(memo, key, shown, MetaTable, project.name)
     if not found:
         findings = []
@@ -266,13 +287,12 @@ def memo_table(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Projec
     return table
 
 
-def memo_function(memo: LoadMemo, prefix: KeyPrefix, project: Project, path: Path, shown: str,
-                  diags: list[Diagnostic], cache: YamlCache) -> Function | None:
+def memo_function(memo: LoadMemo, project: Project, file: KeyedFile, diags: list[Diagnostic],
+                  cache: YamlCache) -> Function | None:
     """`load_function`, or its stored result (as `memo_table`)."""
-    raw = read_raw(path) if memo.enabled else None
-    if raw is None:
+    path, shown, raw, key = file
+    if raw is None or key is None:
         return load_function(project, path, shown, diags, cache)
-    key = prefix.key("function", path.stem, raw)
     found, function, findings = recall(memo, key, shown, Function, project.name)
     if not found:
         findings = []

@@ -15,9 +15,8 @@ import os
 from pathlib import Path
 
 from flinkx_build.errors import Diagnostic
-from flinkx_build.load.memo import KeyPrefix
+from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
-from flinkx_build.load.memo import read_raw
 from flinkx_build.load.tables import load_table
 from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.model import MetaTable
@@ -39,18 +38,14 @@ def _load_one(index: int) -> Loaded:
     return load_table(ws, project, path, shown, findings, cache, raw), findings
 
 
-def tables_on_every_core(memo: LoadMemo, prefix: KeyPrefix, ws: Workspace, project: Project,
-                         files: list[tuple[Path, str]], cache: YamlCache) -> dict[Path, Loaded]:
+def tables_on_every_core(memo: LoadMemo, ws: Workspace, project: Project, files: list[KeyedFile],
+                         cache: YamlCache) -> dict[Path, Loaded]:
     """path -> (table, findings) for the files the memo lacks, when there are enough to pay for workers."""
     global _WORK
     workers = min(os.cpu_count() or 1, 8)
     if not memo.enabled or workers < 2 or "fork" not in mp.get_all_start_methods():
         return {}
-    misses = []
-    for path, shown in files:
-        raw = read_raw(path)
-        if raw is not None and memo.get(prefix.key("table", path.stem, raw)) is None:
-            misses.append((path, shown, raw))
+    misses = [(f.path, f.shown, f.raw) for f in files if f.raw is not None and f.key is not None and memo.get(f.key) is None]
     if len(misses) < THRESHOLD:
         return {}
     from concurrent.futures import ProcessPoolExecutor

@@ -27,6 +27,7 @@ from flinkx_build.load.config import string_map
 from flinkx_build.load.memo import KeyPrefix
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.memo import check_task_limits
+from flinkx_build.load.memo import keyed_files
 from flinkx_build.load.memo import memo_function
 from flinkx_build.load.memo import memo_table
 from flinkx_build.load.memo import read_raw
@@ -263,21 +264,22 @@ def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found
 
 def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo) -> None:
     prefix = KeyPrefix(project.name, template_context(ws.variables_for(project.name), ws.config.secrets), ws.config.secrets)
-    table_files = _yaml_files(project.directory / "tables", ws.root, diags)
+    table_files = keyed_files(memo, prefix, "table", [(f.path, f.shown) for f in _yaml_files(project.directory / "tables", ws.root, diags)])
     # a cold load parses the YAML on every core first; the loop below stays in file order
-    preloaded = tables_on_every_core(memo, prefix, ws, project, [(f.path, f.shown) for f in table_files], cache)
-    for path, shown, _ in table_files:
-        table = memo_table(memo, prefix, ws, project, path, shown, diags, cache, preloaded.get(path))
+    preloaded = tables_on_every_core(memo, ws, project, table_files, cache)
+    for file in table_files:
+        table = memo_table(memo, ws, project, file, diags, cache, preloaded.get(file.path))
         if table is None:
-            project.unloadable_tables.add(path.stem.lower())
+            project.unloadable_tables.add(file.path.stem.lower())
             continue
         same = project.tables.setdefault(table.name, [])
         if any(t.kind == table.kind for t in same):
             diags.append(Diagnostic(table.loc.path, table.loc.line, table.loc.col, "FX105", f"{table.kind} table '{project.name}.{table.name}' is defined twice"))
             continue
         same.append(table)
-    for path, shown, _ in _yaml_files(project.directory / "functions", ws.root, diags):
-        function = memo_function(memo, prefix, project, path, shown, diags, cache)
+    function_files = [(f.path, f.shown) for f in _yaml_files(project.directory / "functions", ws.root, diags)]
+    for file in keyed_files(memo, prefix, "function", function_files):
+        function = memo_function(memo, project, file, diags, cache)
         if function is None:
             continue
         if function.name.lower() in project.functions:

@@ -1,0 +1,98 @@
+"""A parser process forked before the workspace is loaded.
+
+Importing sqlfluff and building its dialect takes about 0.25 s, as long as a
+warm load of a 1,000-task workspace. A build that changed one task, or a lint
+of one file, needs both: so the command forks this process first (the
+parent's heap is still small, so the fork is cheap), the process warms
+sqlfluff up while the parent loads, and the parse or rule pass of the tasks
+the caches lack is then sent to it. Jobs and results travel over the
+executor's pipes between two processes of the same run (pickle there is
+never read from disk).
+
+When a command turns out to need many parses (a cold build), the process is
+closed and the work goes to one worker per core instead.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+
+def _warm_parser() -> None:
+    from flinkx_build.frontend.parse import warm_up
+
+    warm_up()
+
+
+def _warm_rules() -> None:
+    from flinkx_build.lint.rule_pass import warm_up
+
+    warm_up()
+
+
+WARM_UPS: dict[str, Callable[[], None]] = {"parse": _warm_parser, "lint": _warm_rules}
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In the process: end when the parent has ended (it may leave by `os._exit`, sending nothing)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+class ParserProcess:
+    def __init__(self, pool: ProcessPoolExecutor, pid: Future) -> None:
+        self._pool: ProcessPoolExecutor | None = pool
+        self._pid = pid
+
+    @classmethod
+    def start(cls, warm: str) -> "ParserProcess | None":
+        """A process warming up for `warm` ("parse" or "lint"), or None where it cannot be forked safely.
+
+        Only a single-threaded process forks it: a lock another thread holds at the fork (an
+        import, a stream) stays locked in the child for good. The command line has one thread;
+        a host with more (the language server, a test run with a JVM gateway) parses in-process."""
+        if "fork" not in mp.get_all_start_methods() or threading.active_count() > 1:
+            return None
+        pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"), initializer=_leave_with_parent,
+                                   initargs=(os.getpid(),))
+        pid = pool.submit(os.getpid)  # the executor forks its process on the first job: now
+        pool.submit(WARM_UPS[warm])
+        return cls(pool, pid)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        """The job's future; RuntimeError when the process is closed or has died (then it is closed)."""
+        if self._pool is None:
+            raise RuntimeError("the parser process is closed")
+        try:
+            return self._pool.submit(fn, *args)
+        except BrokenProcessPool:  # killed (memory, a signal): the caller does the work itself
+            self.close()
+            raise RuntimeError("the parser process has died") from None
+
+    @property
+    def open(self) -> bool:
+        return self._pool is not None
+
+    def close(self) -> None:
+        """Stop the process now, even mid-job: it writes nothing, and a warm-up nobody needs
+        must not hold up the end of the run."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        try:
+            os.kill(self._pid.result(timeout=5), signal.SIGKILL)  # our unreaped child: the pid is still its
+        except Exception:  # it never started, or is gone already
+            pass
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,79 @@
+"""The sqlfluff half of lint: the FX rules over every statement of one task's text.
+
+A `RuleJob` holds everything the pass reads (text, path, variables, rules and
+the lint settings: `lint/jobs.py`), so it runs as well in a worker process
+(`frontend/worker.py`, `lint/parallel.py`) as here; each statement's tree is read into the facts the
+resolver works on, so lint and build share one parse. This module imports
+sqlfluff: `lint/run.py` imports it only when a pass is not in the rule cache.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from sqlfluff.core import Linter
+from sqlfluff.core.errors import SQLLintError
+
+from flinkx_build.credentials import mask_in_context
+from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.parse import context_key
+from flinkx_build.frontend.parse import fluff_config
+from flinkx_build.frontend.parse import parse_chunk
+from flinkx_build.frontend.parse import statement_from_tree
+from flinkx_build.frontend.splitter import split_statements
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.lint.jobs import SQL_RULES
+from flinkx_build.lint.jobs import Edit
+from flinkx_build.lint.jobs import RuleJob
+from flinkx_build.resolve.builtins import reserved_words
+
+
+@lru_cache(maxsize=32)
+def rules_linter(context: tuple[tuple[str, str], ...], rules: tuple[str, ...], dataphin_version: str, include_warnings: bool) -> Linter:
+    # sqlfluff reads a bare 3.10 as the number 3.1: pass the version as text it cannot coerce
+    rule_configs = {
+        "FX01": {"include_warnings": include_warnings},
+        "FX03": {"dataphin_version": f"v{dataphin_version}"},
+    }
+    config = fluff_config(context, extra=(("core", {"rules": ",".join(rules)}), ("rules", rule_configs)))
+    return Linter(config=config)
+
+
+def warm_up() -> None:
+    """Import sqlfluff, build the dialect and load the rules: what a worker does before its first job."""
+    rules_linter((), SQL_RULES, "3.7", False).lint_string("SELECT 1\n", fname="warm.sql")
+
+
+def run_rule_pass(job: RuleJob) -> tuple[list[Diagnostic], list[ParsedStatement], list[Edit]]:
+    """(findings, the parse of every statement, the fix edits when `job.fix`)."""
+    linter = rules_linter(context_key(job.context), job.rules, job.dataphin_version, job.reserved_word_warnings)
+    diags: list[Diagnostic] = []
+    parsed: list[ParsedStatement] = []
+    edits: list[Edit] = []
+    for index, chunk in enumerate(split_statements(job.text)):
+        if chunk.kind != "statement":
+            parsed.append(parse_chunk(chunk, index, job.context).statement)
+            continue
+        linted = linter.lint_string(chunk.text, fname=job.display_path, fix=job.fix)
+        problems = [v for v in linted.violations if not isinstance(v, SQLLintError)]
+        parsed.append(statement_from_tree(linted.tree, problems, chunk, index))
+        for violation in linted.violations:
+            if isinstance(violation, SQLLintError):
+                line, col = chunk.position(violation.line_no, violation.line_pos)
+                diags.append(Diagnostic(job.display_path, line, col, violation.rule_code(), mask_in_context(violation.desc(), chunk.text),
+                                        severity=_severity(violation, job.severities), fixable=bool(violation.fixes)))
+        if job.fix:
+            fixed, _ = linted.fix_string()
+            if fixed != chunk.text:
+                edits.append((chunk.offset, chunk.offset + len(chunk.text), fixed))
+    return diags, parsed, edits
+
+
+def _severity(violation: SQLLintError, severities: dict[str, str]) -> str:
+    if violation.rule_code() in severities:
+        return severities[violation.rule_code()]
+    if violation.rule_code() == "FX01":
+        # words Flink documents as reserved but accepts unquoted are warnings (reserved_word_warnings)
+        word = violation.segment.raw.strip("`") if violation.segment is not None else ""
+        if reserved_words().get(word.upper()) == "warning":
+            return "warning"
+    return "warning" if violation.warning else "error"

@@ -1,0 +1,143 @@
+"""The parser process a build or a lint of named files forks before loading (frontend/worker.py)."""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from flinkx_build.frontend.worker import ParserProcess
+from flinkx_build.lint.jobs import RuleJob
+from flinkx_build.lint.jobs import run_job
+from flinkx_build.pipeline import Session
+from flinkx_build.pipeline import _parse_text
+
+TASK = """SET src.scan.startup.mode = 'latest-offset';
+INSERT INTO dst SELECT id, name FROM src WHERE id > 0;
+"""
+TABLE = """name: {name}
+type: kafka
+columns:
+  - {{name: id, type: BIGINT}}
+  - {{name: name, type: STRING}}
+with:
+  topic: {name}
+  properties.bootstrap.servers: "kafka:9092"
+  format: json
+"""
+
+
+
+def _fresh(check, *args) -> None:
+    """Run `check` in a new interpreter: the parser process is forked only by a single-threaded
+    process, and this test run may hold a JVM gateway's threads by now."""
+    with ProcessPoolExecutor(1, mp_context=mp.get_context("spawn")) as pool:
+        pool.submit(check, *args).result(timeout=180)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _workspace(make_workspace):
+    return make_workspace({
+        "projects/p/project.yaml": "name: p\n",
+        "projects/p/tables/src.yaml": TABLE.format(name="src"),
+        "projects/p/tables/dst.yaml": TABLE.format(name="dst"),
+        "projects/p/tasks/t.sql": TASK,
+    })
+
+
+def _parses_exactly_as_the_parent():
+    assert threading.active_count() == 1
+    process = ParserProcess.start("parse")
+    assert process is not None
+    try:
+        assert process.submit(_parse_text, (TASK, {})).result(timeout=60) == _parse_text((TASK, {}))
+    finally:
+        process.close()
+
+
+def _runs_a_rule_pass_exactly_as_the_parent():
+    job = RuleJob("SELECT `select` FROM t;\n", "t.sql", {}, ("FX01", "FX02", "FX03"), "3.7", False, {}, False)
+    process = ParserProcess.start("lint")
+    assert process is not None
+    try:
+        assert process.submit(run_job, job).result(timeout=60) == run_job(job)
+    finally:
+        process.close()
+
+
+def _close_stops_the_process_even_mid_warm_up():
+    process = ParserProcess.start("lint")
+    assert process is not None
+    pid = process._pid.result(timeout=30)
+    process.close()  # at once: the warm-up (importing sqlfluff) is not finished
+    assert not process.open
+    assert not _alive(pid)
+    with pytest.raises(RuntimeError):
+        process.submit(os.getpid)
+
+
+def _a_session_whose_process_died_still_parses(root):
+    session = Session.open(root, parser="parse")
+    assert session.parser is not None
+    os.kill(session.parser._pid.result(timeout=30), 9)
+    time.sleep(0.2)
+    task = session.tasks()[0]
+    try:
+        with session.parsing_ahead([task]):
+            statements = session.parsed(task)
+    finally:
+        session.close_parser()
+    assert statements == _parse_text((task.text, session.context_for(task)))
+    assert session.summary(task).ok
+
+
+def test_the_process_parses_exactly_as_the_parent():
+    _fresh(_parses_exactly_as_the_parent)
+
+
+def test_the_process_runs_a_rule_pass_exactly_as_the_parent():
+    _fresh(_runs_a_rule_pass_exactly_as_the_parent)
+
+
+def test_close_stops_the_process_even_mid_warm_up():
+    _fresh(_close_stops_the_process_even_mid_warm_up)
+
+
+def test_a_session_whose_process_died_still_parses(make_workspace):
+    _fresh(_a_session_whose_process_died_still_parses, _workspace(make_workspace))
+
+
+def test_no_process_is_forked_beside_another_thread():
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert ParserProcess.start("parse") is None
+    finally:
+        stop.set()
+        other.join()
+
+
+@pytest.mark.parametrize("command", [["build", "."], ["lint", "projects/p/tasks/t.sql"]])
+def test_the_command_line_leaves_no_process_holding_its_output(make_workspace, command):
+    """The command leaves by os._exit: a forked process still alive would keep stdout open, and a
+    caller reading it to the end (a pipe, pre-commit, CI) would wait for it."""
+    root = _workspace(make_workspace)
+    (root / "projects/p/tasks/t.sql").write_text(TASK + "-- edited\n", encoding="utf-8")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", *command], cwd=root, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert time.monotonic() - started < 60
