@@ -12,8 +12,8 @@ miss, and the run does its full work (whose per-file caches still apply);
 there is no partial reuse here, so nothing here can go stale.
 
 A build is reused only if the build folder still holds exactly the files
-that run wrote (checked by content hash), so a deleted or edited output is
-rebuilt. Entries are data-only JSON in the cache folder, checked like every
+that run wrote (checked by size, mtime and inode, as make does), so a
+deleted, edited or replaced output is rebuilt. Entries are data-only JSON in the cache folder, checked like every
 cache entry (`flinkx_build.cache_entries`).
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import stat
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ from flinkx_build.load.workspace import find_workspace
 from flinkx_build.model import WorkspaceConfig
 
 FORMAT = "flinkx-run-memo"
-VERSION = 1
+VERSION = 2  # 2: build files by size, mtime and inode
 DEFAULT_CACHE_DIR = ".flinkx-cache"
 
 
@@ -124,13 +125,34 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def folder_holds(out_dir: Path, files: dict[str, str]) -> bool:
-    """True when `out_dir` holds exactly `files` (relative path -> sha256 of its text) and nothing else."""
+def folder_signature(out_dir: Path) -> dict[str, list[int]] | None:
+    """Relative path -> [size, mtime in ns, inode] of every file below `out_dir`; None when it holds
+    anything but folders and regular files (a link is never followed) or cannot be read.
+
+    As make and ninja do, an output is taken as unchanged while its size, mtime and inode are: an
+    edit or a replacement changes the mtime or the inode, and reading 1,000 files back after every
+    build cost more than writing them."""
+    found: dict[str, list[int]] = {}
     try:
-        found = {str(p.relative_to(out_dir)) for p in out_dir.rglob("*") if p.is_file() or p.is_symlink()}
-        if found != set(files):
-            return False
-        return all(not (out_dir / rel).is_symlink() and text_hash((out_dir / rel).read_text(encoding="utf-8")) == sha
-                   for rel, sha in files.items())
-    except (OSError, UnicodeDecodeError, ValueError):
-        return False
+        for folder, dirs, names in os.walk(out_dir, onerror=_raise):
+            for name in dirs:
+                if os.path.islink(os.path.join(folder, name)):
+                    return None
+            for name in names:
+                path = os.path.join(folder, name)
+                info = os.lstat(path)
+                if not stat.S_ISREG(info.st_mode):
+                    return None
+                found[os.path.relpath(path, out_dir)] = [info.st_size, info.st_mtime_ns, info.st_ino]
+    except OSError:
+        return None
+    return found
+
+
+def _raise(error: OSError) -> None:
+    raise error
+
+
+def folder_holds(out_dir: Path, files: dict[str, list[int]]) -> bool:
+    """True when `out_dir` holds exactly `files` (as `folder_signature` gives them) and nothing else."""
+    return os.path.isdir(out_dir) and folder_signature(out_dir) == files

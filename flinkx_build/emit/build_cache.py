@@ -43,21 +43,20 @@ class BuildMemo:
         files, tasks, projects = data.get("files"), data.get("tasks"), data.get("projects")
         if warnings is None or not isinstance(files, dict) or not isinstance(tasks, int) or not isinstance(projects, int):
             return None
-        if not check and not run_memo.folder_holds(self.out_dir, {str(k): str(v) for k, v in files.items()}):
+        if not check and not run_memo.folder_holds(self.out_dir, files):
             return None
         return warnings, sorted(data.get("written") or []), tasks, projects
 
     def remember(self, warnings: list[Diagnostic], written: dict[str, str], tasks: int, projects: int, check: bool) -> None:
         """Store a successful build; `written`: the task files' texts (the folder must hold them)."""
-        files: dict[str, str] = {}
+        files: dict[str, list[int]] = {}
         if not check:
-            try:
-                files = {str(p.relative_to(self.out_dir)): run_memo.text_hash(p.read_text(encoding="utf-8"))
-                         for p in self.out_dir.rglob("*") if p.is_file() and not p.is_symlink()}
-            except (OSError, UnicodeDecodeError):
+            found = run_memo.folder_signature(self.out_dir)
+            if found is None:
                 return
-            if any(files.get(rel) != run_memo.text_hash(text) for rel, text in written.items()):
+            if any(found.get(rel, [-1])[0] != len(text.encode("utf-8")) for rel, text in written.items()):
                 return  # another build replaced the folder meanwhile: store nothing
+            files = found
         data = {"warnings": run_memo.diagnostics_to_json(warnings), "files": files, "written": sorted(written),
                 "tasks": tasks, "projects": projects}
         run_memo.store(self.root, self.cache_dir, self.key, data)
