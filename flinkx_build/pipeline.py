@@ -29,6 +29,7 @@ from flinkx_build.frontend.template import find_variables
 from flinkx_build.frontend.template import template_context
 from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.frontend.worker import ParserProcess
+from flinkx_build.frontend.worker import parse_text as _parse_text
 from flinkx_build.load.workspace import load_workspace
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
@@ -43,12 +44,6 @@ from flinkx_build.semantic.summary_cache import SummaryCache
 PARALLEL_THRESHOLD = 16  # below this, starting workers costs more than it saves
 
 
-def _parse_text(job: tuple[str, dict[str, str]]) -> list[ParsedStatement]:
-    # sqlfluff is imported only when something is parsed: a run served by the caches never needs it
-    from flinkx_build.frontend.parse import parse_task_text
-
-    text, context = job
-    return [pc.statement for pc in parse_task_text(text, context)]
 
 
 # What forked workers read (`Session.summarize_on_every_core`): set in the parent just before the pool starts.
@@ -81,25 +76,20 @@ class Session:
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None,
-             parser: str | None = None) -> "Session":
+             parser: ParserProcess | None = None) -> "Session":
         """`shared_cache`: another workspace's cache folder to load through and cache summaries in
         (a revision checked out in a temporary folder uses the working tree's: every key is content).
-        `parser`: start a parser process warming up for "parse" (build) or "lint" first (`frontend/worker.py`)."""
-        process = ParserProcess.start(parser) if parser else None
-        try:
-            workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache)
-        except BaseException:
-            if process is not None:
-                process.close()
-            raise
+        `parser`: a parser process the caller started and closes (`frontend/worker.py`): the few
+        parses and rule passes the session needs go to it."""
+        workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache)
         diags.extend(table_diagnostics(workspace))  # FX420 in meta-table YAML, once per key
         cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else shared_cache
         mode = mode or workspace.config.mode
         return cls(workspace, diags, ParseCache(cache_dir), mode, summary_cache=SummaryCache(cache_dir, workspace, mode),
-                   parser=process)
+                   parser=parser)
 
     def close_parser(self) -> None:
-        """Stop the parser process (a run that needs every core, or none of it)."""
+        """Stop the parser process: a run that needs every core now (its owner's close is then a no-op)."""
         if self.parser is not None:
             self.parser.close()
 

@@ -28,18 +28,18 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     memo = None if no_cache or not workspace.exists() else BuildMemo.open(workspace, out, projects, mode, check)
     if memo is not None and _replayed(memo, check, started):
         return
-    # only now the pipeline (sqlfluff, networkx): a replayed build never needs it
-    from flinkx_build.commands.common import check_projects
-    from flinkx_build.commands.common import echo_diagnostics
-    from flinkx_build.commands.common import open_session
-    from flinkx_build.compile.workspace import compile_workspace
-    from flinkx_build.emit.manifest import build_manifest
-    from flinkx_build.emit.writer import write_build
-    from flinkx_build.errors import WorkspaceErrors
+    # the few tasks a change needs parsing go to a process that imports sqlfluff from now on,
+    # while this one imports the pipeline and loads the workspace (`frontend/worker.py`)
+    from flinkx_build.frontend.worker import ParserProcess
 
-    # the few tasks a change needs parsing are parsed by a process that imports sqlfluff during the load
-    session = open_session(workspace, mode, use_cache=not no_cache, parser="parse")
+    parser = ParserProcess.start("parse")
     try:
+        # only now the pipeline (networkx, the checks): a replayed build never needs it
+        from flinkx_build.commands.common import check_projects
+        from flinkx_build.commands.common import open_session
+        from flinkx_build.compile.workspace import compile_workspace
+
+        session = open_session(workspace, mode, use_cache=not no_cache, parser=parser)
         selected = check_projects(session, projects)
         ws = session.workspace
         out_dir = out or (ws.root / ws.config.build_dir)
@@ -47,7 +47,13 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
             prepare_build_folder(out_dir, ws.root)
         built = compile_workspace(session, selected)
     finally:
-        session.close_parser()
+        if parser is not None:
+            parser.close()
+    from flinkx_build.commands.common import echo_diagnostics
+    from flinkx_build.emit.manifest import build_manifest
+    from flinkx_build.emit.writer import write_build
+    from flinkx_build.errors import WorkspaceErrors
+
     outputs, diags = built.outputs, built.diagnostics
     errors = [d for d in diags if d.is_error]
     if errors:

@@ -12,6 +12,7 @@ from flinkx_build.errors import UsageError
 from flinkx_build.load.workspace import find_workspace
 
 if TYPE_CHECKING:
+    from flinkx_build.frontend.worker import ParserProcess
     from flinkx_build.pipeline import Session
 
 workspace_argument = click.argument("workspace", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
@@ -19,8 +20,9 @@ mode_option = click.option("--mode", type=click.Choice(["stream", "batch"]), def
 project_option = click.option("--project", "projects", multiple=True, metavar="P", help="Only this project (repeatable).")
 
 
-def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True, parser: str | None = None) -> "Session":
-    """`parser`: as in `Session.open` (build and lint start one)."""
+def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True,
+                 parser: "ParserProcess | None" = None) -> "Session":
+    """`parser`: a parser process the command started (`Session.open`)."""
     from flinkx_build.pipeline import Session  # sqlfluff and the pipeline: only for a command that works
 
     if not workspace.exists():
@@ -28,7 +30,6 @@ def open_session(workspace: Path, mode: str | None = None, use_cache: bool = Tru
     session = Session.open(find_workspace(workspace), mode, use_cache, parser=parser)
     config_errors = [d for d in session.load_diagnostics if d.code == "FX100"]
     if config_errors:
-        session.close_parser()
         raise UsageError("invalid flinkx.yaml\n" + "\n".join(d.format() for d in config_errors))
     return session
 

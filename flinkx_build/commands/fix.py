@@ -17,7 +17,7 @@ from flinkx_build.commands.lint import lint_groups
 from flinkx_build.commands.lint import paths_argument
 from flinkx_build.commands.lint import report
 from flinkx_build.lint.formats import FORMATS
-from flinkx_build.lint.run import FileFix
+from flinkx_build.lint.write import FileFix
 
 
 def unified_diff(changes: list[FileFix]) -> str:

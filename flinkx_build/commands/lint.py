@@ -13,13 +13,13 @@ from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
+from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.lint.formats import render
 from flinkx_build.lint.result_cache import LintMemo
-from flinkx_build.lint.run import FileFix
-from flinkx_build.lint.run import lint_workspace
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.select import parse_codes
+from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.write import write_fixes
 from flinkx_build.load.workspace import find_workspace
 
@@ -69,18 +69,23 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
     changes: list[FileFix] = []
     for workspace, files in group_paths(paths):
         echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
-        memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore)
-        replayed = memo.replay() if memo is not None else None
-        if replayed is not None:  # nothing this lint reads changed since the identical last one
-            diags.extend(replayed)
-            continue
-        # linting named files: sqlfluff warms up in a parser process while the workspace loads
-        session = open_session(workspace, parser="lint" if files else None)
+        # named files: sqlfluff warms up in a parser process from here on, while the memo is
+        # checked and the pipeline imported and loaded (`frontend/worker.py`)
+        parser = ParserProcess.start("lint") if files and not fix else None
         try:
+            memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore)
+            replayed = memo.replay() if memo is not None else None
+            if replayed is not None:  # nothing this lint reads changed since the identical last one
+                diags.extend(replayed)
+                continue
+            from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
+
+            session = open_session(workspace, parser=parser)
             with task_progress() as progress:
                 found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress)
         finally:
-            session.close_parser()
+            if parser is not None:
+                parser.close()
         if memo is not None:
             memo.remember(found)
         refused: list[Diagnostic] = []

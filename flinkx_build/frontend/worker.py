@@ -23,7 +23,20 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 from typing import Any
+
+if TYPE_CHECKING:
+    from flinkx_build.frontend.statements import ParsedStatement
+
+
+def parse_text(job: tuple[str, dict[str, str]]) -> list[ParsedStatement]:
+    """A task's statements, parsed (here, so a parser process needs none of the pipeline's modules)."""
+    # sqlfluff is imported only when something is parsed: a run served by the caches never needs it
+    from flinkx_build.frontend.parse import parse_task_text
+
+    text, context = job
+    return [pc.statement for pc in parse_task_text(text, context)]
 
 
 def _warm_parser() -> None:

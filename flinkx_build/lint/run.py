@@ -7,6 +7,7 @@ tree of that lint run is read into the facts the resolver works on. So
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -27,6 +28,7 @@ from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import EVERY_CODE
 from flinkx_build.lint.select import CodeFilter
+from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.yamlfix import quote_values
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
@@ -38,17 +40,6 @@ class TaskLint:
     diagnostics: list[Diagnostic]
     fixed_text: str | None = None  # set by fix when something changed
     fixed: list[Diagnostic] = field(default_factory=list)  # the findings that fix repaired
-
-
-@dataclass
-class FileFix:
-    """One file `flinkx fix` changes: its text before and after, and what was fixed."""
-
-    path: Path
-    display_path: str
-    before: str
-    after: str
-    fixed: list[Diagnostic]
 
 
 def enabled_sql_rules(lint: LintConfig) -> tuple[str, ...]:
@@ -149,7 +140,9 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
     if not files:
         return tasks, {"*"}
     wanted = {f.resolve() for f in files}
-    chosen = [t for t in tasks if t.path.resolve() in wanted]
+    # a task's path is absolute below the resolved root, and only a linked file resolves elsewhere
+    # (the loader enters no linked folder): resolving every task cost 0.03 s at 1,000 tasks
+    chosen = [t for t in tasks if t.path in wanted or (os.path.islink(t.path) and t.path.resolve() in wanted)]
     from flinkx_build.load.workspace import display_path
 
     # load findings of the named files count too: a task refused at load (FX18x) is not among `chosen`

@@ -14,10 +14,21 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from flinkx_build.errors import Diagnostic
-from flinkx_build.lint.run import FileFix
+
+
+@dataclass
+class FileFix:
+    """One file `flinkx fix` changes: its text before and after, and what was fixed."""
+
+    path: Path
+    display_path: str
+    before: str
+    after: str
+    fixed: list[Diagnostic]
 
 
 def refusal(path: Path, workspace_root: Path) -> str:

@@ -12,10 +12,10 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from flinkx_build.frontend.worker import ParserProcess
+from flinkx_build.frontend.worker import parse_text
 from flinkx_build.lint.jobs import RuleJob
 from flinkx_build.lint.jobs import run_job
 from flinkx_build.pipeline import Session
-from flinkx_build.pipeline import _parse_text
 
 TASK = """SET src.scan.startup.mode = 'latest-offset';
 INSERT INTO dst SELECT id, name FROM src WHERE id > 0;
@@ -62,7 +62,7 @@ def _parses_exactly_as_the_parent():
     process = ParserProcess.start("parse")
     assert process is not None
     try:
-        assert process.submit(_parse_text, (TASK, {})).result(timeout=60) == _parse_text((TASK, {}))
+        assert process.submit(parse_text, (TASK, {})).result(timeout=60) == parse_text((TASK, {}))
     finally:
         process.close()
 
@@ -89,7 +89,7 @@ def _close_stops_the_process_even_mid_warm_up():
 
 
 def _a_session_whose_process_died_still_parses(root):
-    session = Session.open(root, parser="parse")
+    session = Session.open(root, parser=ParserProcess.start("parse"))
     assert session.parser is not None
     os.kill(session.parser._pid.result(timeout=30), 9)
     time.sleep(0.2)
@@ -99,7 +99,7 @@ def _a_session_whose_process_died_still_parses(root):
             statements = session.parsed(task)
     finally:
         session.close_parser()
-    assert statements == _parse_text((task.text, session.context_for(task)))
+    assert statements == parse_text((task.text, session.context_for(task)))
     assert session.summary(task).ok
 
 
