@@ -27,6 +27,7 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 _DATA_MARK = b',"data":'
 _inside_memo: dict[tuple[Path, Path], bool] = {}
+_plain_subfolders: set[str] = set()
 
 
 def _resolves_inside(path: Path, boundary: Path) -> bool:
@@ -43,9 +44,15 @@ def entry_path(folder: Path | None, boundary: Path | None, key: str) -> Path | N
     # the folder is resolved once a run; a subfolder only when it is a link (a real folder stays inside)
     if (folder, boundary) not in _inside_memo:
         _inside_memo[(folder, boundary)] = _resolves_inside(folder, boundary)
-    sub = folder / key[:2]
-    inside = _inside_memo[(folder, boundary)] and (not os.path.islink(sub) or _resolves_inside(sub, boundary))
-    return sub / f"{key}.json" if inside else None
+    if not _inside_memo[(folder, boundary)]:
+        return None
+    sub = os.path.join(folder, key[:2])
+    if sub not in _plain_subfolders:  # a link planted as a subfolder is resolved every time
+        if os.path.islink(sub) and not _resolves_inside(Path(sub), boundary):
+            return None
+        if os.path.isdir(sub) and not os.path.islink(sub):
+            _plain_subfolders.add(sub)  # a real folder stays one for the run (flinkx never replaces it)
+    return Path(sub, f"{key}.json")
 
 
 def read_entry(path: Path | None, fmt: str, version: int, key: str) -> Any:

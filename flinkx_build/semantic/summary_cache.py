@@ -41,6 +41,15 @@ from flinkx_build.semantic.summary import to_json
 FORMAT = "flinkx-task-summary"
 VERSION = 1
 _WORD = re.compile(r"[\w-]+")
+# the same words for ASCII text, split in C: a byte that cannot be in a word becomes a space
+_NOT_IN_WORD = bytes(b if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "_-") else 32 for b in range(256))
+
+
+def _words(text: str) -> set[str]:
+    """The distinct `[\w-]+` words of `text` (twice as fast as the regex on ASCII text, most SQL)."""
+    if text.isascii():
+        return set(text.encode("ascii").translate(_NOT_IN_WORD).decode("ascii").split())
+    return set(_WORD.findall(text))
 
 
 class SummaryCache:
@@ -76,7 +85,7 @@ class SummaryCache:
         """The task's key, or None when a file it depends on cannot be read (then it is not cached)."""
         if self.directory is None:
             return None
-        words = set(_WORD.findall(render(task.text, context).lower()))
+        words = _words(render(task.text, context).lower())
         words.update(*(w.split("-") for w in words if "-" in w))
         deps = []
         for word in sorted(words & self._by_word.keys()):
@@ -84,7 +93,7 @@ class SummaryCache:
                 if not dep[2]:  # loaded without the memo: nothing identifies its content cheaply
                     return None
                 deps.append(dep)
-        return canonical_hash([FORMAT, VERSION, code_version(), self._names, task.rel_path, task.text, context, deps])
+        return canonical_hash([FORMAT, VERSION, code_version(), self._names, task.rel_path, task.content_hash, context, deps])
 
     def _place(self, shown: str) -> str:
         return os.path.relpath(os.path.abspath(shown), self._root)
