@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
-
 from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.commands.progress import TaskProgress
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
-from flinkx_build.graph.build import cycle_diagnostics
-from flinkx_build.graph.build import find_cycles
-from flinkx_build.graph.build import workspace_graph
+from flinkx_build.graph.build import GraphParts
+from flinkx_build.graph.build import graph_parts
+from flinkx_build.graph.cycles import cycle_findings
 from flinkx_build.lint.noqa import suppressed
 from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
@@ -29,7 +27,7 @@ class WorkspaceBuild:
     outputs: dict[str, tuple[str, str]]  # task key -> (path in the build folder, compiled SQL)
     summaries: list[TaskSummary]
     diagnostics: list[Diagnostic]
-    graph: nx.DiGraph
+    graph: GraphParts  # `.to_networkx()` for the DiGraph
 
 
 def compile_workspace(session: Session, projects: list[str]) -> WorkspaceBuild:
@@ -63,8 +61,8 @@ def _compile_workspace(session: Session, projects: list[str], progress: TaskProg
         if summary.compiled is not None:
             outputs[task.key] = (f"{task.project}/{task.name}.sql", summary.compiled)
     # a chain of tasks that feeds back into itself cannot be deployed in order
-    graph = workspace_graph(session.workspace, summaries)
-    diags.extend(cycle_diagnostics(graph, find_cycles(graph)))
+    graph = graph_parts(session.workspace, summaries)
+    diags.extend(cycle_findings(graph, session.cache.root))
     texts = {t.display_path: t.text for t in tasks}
     found = workspace_findings(session.workspace, summaries, whole=not projects)
     diags.extend(d for d in found if not suppressed(texts.get(d.path, ""), d))  # `-- noqa: FX470` as in lint

@@ -4,12 +4,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from typing import Any
 
-import networkx as nx
-
 from flinkx_build import __version__
 from flinkx_build.model import Workspace
 
 if TYPE_CHECKING:  # summary.py imports the checks: no cycle at run time
+    from flinkx_build.graph.build import GraphParts
     from flinkx_build.semantic.summary import TaskSummary
 
 
@@ -25,8 +24,8 @@ def function_node(key: str) -> str:
     return "function." + key.replace(":", ".", 1)
 
 
-def build_manifest(ws: Workspace, summaries: list[TaskSummary], outputs: dict[str, str], graph: nx.DiGraph) -> dict[str, Any]:
-    """`graph` is `graph.build.workspace_graph(ws, summaries)`: the build already has it."""
+def build_manifest(ws: Workspace, summaries: list[TaskSummary], outputs: dict[str, str], graph: GraphParts) -> dict[str, Any]:
+    """`graph` is `graph.build.graph_parts(ws, summaries)`: the build already has it."""
     tables = {}
     functions = {}
     projects = {}
@@ -54,11 +53,11 @@ def build_manifest(ws: Workspace, summaries: list[TaskSummary], outputs: dict[st
             "columns_read": {table_node(k): v for k, v in summary.columns_read.items()},
             "column_lineage": summary.column_lineage,  # each column written, from which column and how
         }
+    parent_map, child_map = graph.adjacency()
     return {
         "metadata": {"generator": f"flinkx {__version__}", "engine": ws.config.engine, "flink_version": ws.config.flink_version},
         "projects": projects, "tables": tables, "functions": functions, "tasks": tasks,
-        "parent_map": {n: sorted(graph.predecessors(n)) for n in sorted(graph.nodes)},
-        "child_map": {n: sorted(graph.successors(n)) for n in sorted(graph.nodes)},
+        "parent_map": parent_map, "child_map": child_map,
     }
 
 

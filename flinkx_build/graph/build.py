@@ -16,10 +16,11 @@ description and folder, and every node carries its project.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import networkx as nx
+from typing import Any
 
 from flinkx_build.emit.manifest import function_node
 from flinkx_build.emit.manifest import table_node
@@ -27,41 +28,92 @@ from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 
-if TYPE_CHECKING:  # summary.py imports the checks: no cycle at run time
+if TYPE_CHECKING:  # networkx is imported only to draw or search a graph: 0.1 s of every build
+    import networkx as nx
+
     from flinkx_build.semantic.summary import TaskSummary
+
+
+@dataclass
+class GraphParts:
+    """The graph as plain data: what `workspace_graph` adds to the DiGraph, in order.
+
+    A build needs only the adjacency (manifest.json's parent and child maps) and
+    whether there is a cycle, usually known from the cache (`graph/cycles.py`), so
+    it reads these parts and imports networkx only when it must search the graph.
+    """
+
+    attrs: dict[str, Any]
+    # in the order they are added (a node's first appearance fixes its place): (node, attrs) or (u, v, attrs)
+    elements: list[tuple[str, dict[str, Any]] | tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+
+    def to_networkx(self) -> nx.DiGraph:
+        import networkx as nx
+
+        graph = nx.DiGraph(**self.attrs)
+        for element in self.elements:
+            if len(element) == 2:
+                graph.add_node(element[0], **element[1])
+            else:
+                graph.add_edge(element[0], element[1], **element[2])
+        return graph
+
+    @property
+    def edges(self) -> list[tuple[str, str, dict[str, Any]]]:
+        return [e for e in self.elements if len(e) == 3]  # type: ignore[misc]
+
+    def adjacency(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """(parent map, child map) of every node, each list sorted, as networkx's predecessors and successors."""
+        parents: dict[str, set[str]] = {}
+        children: dict[str, set[str]] = {}
+        for element in self.elements:
+            for node in element[:-1]:
+                parents.setdefault(node, set())  # type: ignore[arg-type]
+                children.setdefault(node, set())  # type: ignore[arg-type]
+            if len(element) == 3:
+                children[element[0]].add(element[1])  # type: ignore[index]
+                parents[element[1]].add(element[0])  # type: ignore[index]
+        return ({n: sorted(parents[n]) for n in sorted(parents)}, {n: sorted(children[n]) for n in sorted(children)})
+
+
+def graph_parts(ws: Workspace, summaries: list[TaskSummary]) -> GraphParts:
+    """`summaries`: `Session.summary(task)` of the tasks to draw (every task, usually)."""
+    parts = GraphParts({"root": str(ws.root), "mode": ws.config.mode, "projects": {
+        p.name: {"description": p.description, "path": _rel(ws, p.directory)} for p in ws.projects.values()
+    }})
+    for project in ws.projects.values():
+        for same_name in project.tables.values():
+            for table in same_name:
+                parts.elements.append((table_node(table.key), {
+                    "kind": "table", "project": table.project, "name": table.name, "source": _source(ws, table.loc.path),
+                    "table_kind": table.kind, "type": table.type,
+                }))
+        for fn in project.functions.values():
+            parts.elements.append((function_node(fn.key), {"kind": "function", "project": fn.project, "name": fn.name,
+                                                        "source": _source(ws, fn.loc.path)}))
+    for summary in summaries:
+        _add_task(parts, summary, _source(ws, summary.display_path))
+    return parts
 
 
 def workspace_graph(ws: Workspace, summaries: list[TaskSummary]) -> nx.DiGraph:
     """`summaries`: `Session.summary(task)` of the tasks to draw (every task, usually)."""
-    graph = nx.DiGraph(root=str(ws.root), mode=ws.config.mode, projects={
-        p.name: {"description": p.description, "path": _rel(ws, p.directory)} for p in ws.projects.values()
-    })
-    for project in ws.projects.values():
-        for same_name in project.tables.values():
-            for table in same_name:
-                graph.add_node(
-                    table_node(table.key), kind="table", project=table.project, name=table.name,
-                    source=_source(ws, table.loc.path), table_kind=table.kind, type=table.type,
-                )
-        for fn in project.functions.values():
-            graph.add_node(function_node(fn.key), kind="function", project=fn.project, name=fn.name, source=_source(ws, fn.loc.path))
-    for summary in summaries:
-        _add_task(graph, summary, _source(ws, summary.display_path))
-    return graph
+    return graph_parts(ws, summaries).to_networkx()
 
 
-def _add_task(graph: nx.DiGraph, summary: TaskSummary, source: str) -> None:
+def _add_task(parts: GraphParts, summary: TaskSummary, source: str) -> None:
     node = task_node(summary.key)
-    graph.add_node(node, kind="task", project=summary.project, name=summary.name, source=source, ok=summary.ok)
+    parts.elements.append((node, {"kind": "task", "project": summary.project, "name": summary.name, "source": source,
+                               "ok": summary.ok}))
     for read in summary.reads:
-        graph.add_edge(
-            table_node(read.table), node, relation="lookup" if read.lookup_only else "reads",
-            columns=list(read.columns), wildcard=read.wildcard, line=read.line, col=read.col,
-        )
+        parts.elements.append((table_node(read.table), node, {
+            "relation": "lookup" if read.lookup_only else "reads", "columns": list(read.columns),
+            "wildcard": read.wildcard, "line": read.line, "col": read.col,
+        }))
     for write in summary.writes:
-        graph.add_edge(node, table_node(write.table), relation="writes", line=write.line, col=write.col)
+        parts.elements.append((node, table_node(write.table), {"relation": "writes", "line": write.line, "col": write.col}))
     for key in summary.functions:
-        graph.add_edge(function_node(key), node, relation="calls")
+        parts.elements.append((function_node(key), node, {"relation": "calls"}))
 
 
 def find_cycles(graph: nx.DiGraph, include_lookups: bool | None = None) -> list[list[str]]:
@@ -74,6 +126,8 @@ def find_cycles(graph: nx.DiGraph, include_lookups: bool | None = None) -> list[
     Each cycle starts at its smallest task id, and the list is sorted, so
     the output is stable.
     """
+    import networkx as nx
+
     if include_lookups is None:
         include_lookups = graph.graph.get("mode") == "batch"
     view = graph if include_lookups else nx.subgraph_view(graph, filter_edge=lambda u, v: graph.edges[u, v].get("relation") != "lookup")

@@ -46,7 +46,7 @@ _NOT_IN_WORD = bytes(b if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "_
 
 
 def _words(text: str) -> set[str]:
-    """The distinct `[\w-]+` words of `text` (twice as fast as the regex on ASCII text, most SQL)."""
+    r"""The distinct `[\w-]+` words of `text` (twice as fast as the regex on ASCII text, most SQL)."""
     if text.isascii():
         return set(text.encode("ascii").translate(_NOT_IN_WORD).decode("ascii").split())
     return set(_WORD.findall(text))
