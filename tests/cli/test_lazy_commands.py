@@ -50,6 +50,22 @@ def test_a_replayed_build_imports_neither_sqlfluff_nor_networkx(tmp_path):
     assert not _imported(again.stderr) & {"sqlfluff", "networkx"}
 
 
+def test_a_build_after_an_edit_that_keeps_the_graph_does_not_import_networkx(tmp_path):
+    """The graph is searched for cycles only when its edges are new (graph/cycles.py)."""
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws, ignore=shutil.ignore_patterns("build", ".flinkx-cache"))
+    build = [sys.executable, "-X", "importtime", "-m", "flinkx_build", "build", str(ws)]
+    first = subprocess.run(build, capture_output=True, text=True, cwd=tmp_path)
+    assert first.returncode == 0 and "networkx" in _imported(first.stderr)
+    task = next((ws / "projects").glob("*/tasks/*.sql"))
+    task.write_text(task.read_text(encoding="utf-8") + "-- an edit that changes no edge\n", encoding="utf-8")
+    again = subprocess.run(build, capture_output=True, text=True, cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr[-2000:]
+    assert "networkx" not in _imported(again.stderr)
+    compiled = ws / "build" / task.parent.parent.name / task.with_suffix(".sql").name
+    assert compiled.is_file()
+
+
 def _imported(importtime: str) -> set[str]:
     """Top-level package names in `python -X importtime` output."""
     return {line.rsplit("|", 1)[1].strip().split(".")[0] for line in importtime.splitlines() if line.startswith("import time:")}
