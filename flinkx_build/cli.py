@@ -50,9 +50,15 @@ class _Group(click.Group):
         _invoked = resolved[0]
         if _invoked not in NO_CYCLE_COLLECTOR or "--fix" in args:  # a fix keeps sqlfluff's trees of every file
             gc.enable()
+        if _invoked in WARM_UP and not ctx.resilient_parsing and not {"-h", "--help"} & set(args):
+            from flinkx_build.frontend import worker
+
+            worker.start_early(WARM_UP[_invoked])
         return resolved
 
     def invoke(self, ctx: click.Context):
+        from flinkx_build.frontend import worker
+
         try:
             return super().invoke(ctx)
         except WorkspaceErrors as exc:
@@ -74,6 +80,8 @@ class _Group(click.Group):
             # the exception's text may quote user input: never a credential's value
             echo_error(mask_text(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)"))
             sys.exit(2)
+        finally:
+            worker.close_early()
 
 
 def _verbosity_callback(level: int):
@@ -147,6 +155,11 @@ FAST_EXIT = frozenset({"build", "explain", "fix", "graph", "impact", "lineage", 
 # Commands whose process builds a large heap of objects that live until the end (the loaded
 # workspace, a thousand task summaries) and makes little cyclic garbage: the cycle collector is off.
 NO_CYCLE_COLLECTOR = frozenset({"build", "graph", "impact", "lint"})
+# Commands whose parser process is forked the moment the command is known, while its modules are
+# imported and the workspace loads (`frontend/worker.py`): lint of named files waits for sqlfluff
+# (import, rules, then the pass), so every 50 ms counts; a replayed lint kills it unused. A build
+# forks its own only after its run memo misses: its parse is not what it waits for.
+WARM_UP = {"lint": "lint"}
 _invoked: str | None = None
 
 

@@ -13,7 +13,7 @@ from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
-from flinkx_build.frontend.worker import ParserProcess
+from flinkx_build.frontend.worker import take
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.lint.formats import render
 from flinkx_build.lint.result_cache import LintMemo
@@ -69,9 +69,9 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
     changes: list[FileFix] = []
     for workspace, files in group_paths(paths):
         echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
-        # named files: sqlfluff warms up in a parser process from here on, while the memo is
-        # checked and the pipeline imported and loaded (`frontend/worker.py`)
-        parser = ParserProcess.start("lint") if files and not fix else None
+        # named files: their rule passes go to the parser process the CLI forked when it read the
+        # command, which imports sqlfluff while this one checks the memo and loads (`frontend/worker.py`)
+        parser = take("lint") if files and not fix else None
         try:
             memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore)
             replayed = memo.replay() if memo is not None else None

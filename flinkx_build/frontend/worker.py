@@ -109,3 +109,27 @@ class ParserProcess:
         except Exception:  # it never started, or is gone already
             pass
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+# A process the command line forks as soon as it knows the command (`cli.WARM_UP`), before the
+# command's own modules are imported: the command takes it (`take`) or the CLI closes it.
+_early: dict[str, ParserProcess] = {}
+
+
+def start_early(warm: str) -> None:
+    if warm not in _early:
+        process = ParserProcess.start(warm)
+        if process is not None:
+            _early[warm] = process
+
+
+def take(warm: str) -> ParserProcess | None:
+    """The process started early for `warm`, else a new one (None where none can be forked)."""
+    early = _early.pop(warm, None)
+    return early if early is not None and early.open else ParserProcess.start(warm)
+
+
+def close_early() -> None:
+    """Close the early processes no command took."""
+    while _early:
+        _early.popitem()[1].close()
