@@ -165,7 +165,11 @@ def _source(ws: Workspace, shown: str) -> str:
     system call per node, a third of a warm build at 1,000 tasks); the loader
     already refused links that leave the workspace.
     """
-    rel = os.path.relpath(os.path.abspath(shown), ws.root)
+    absolute = os.path.abspath(shown)
+    inside = str(ws.root).rstrip(os.sep) + os.sep
+    if absolute.startswith(inside):  # the usual case, without relpath's splitting of both paths
+        return absolute[len(inside):].replace(os.sep, "/")
+    rel = os.path.relpath(absolute, ws.root)
     return Path(rel).as_posix() if not rel.startswith("..") else str(Path(shown).resolve())
 
 

@@ -96,7 +96,11 @@ class SummaryCache:
         return canonical_hash([FORMAT, VERSION, code_version(), self._names, task.rel_path, task.content_hash, context, deps])
 
     def _place(self, shown: str) -> str:
-        return os.path.relpath(os.path.abspath(shown), self._root)
+        absolute = os.path.abspath(shown)
+        inside = self._root.rstrip(os.sep) + os.sep
+        if absolute.startswith(inside):  # the usual case, without relpath's splitting of both paths
+            return absolute[len(inside):]
+        return os.path.relpath(absolute, self._root)
 
     @staticmethod
     def without_sql(key: str | None) -> str | None:
