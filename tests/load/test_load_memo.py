@@ -112,6 +112,19 @@ def test_an_edited_table_is_read_again(ws):
     assert warm[0]["p"][0]["src"][0].column("ts").type == "TIMESTAMP(6)"
 
 
+def test_an_edited_task_alone_does_not_rewrite_the_memo_but_many_new_ones_do(ws):
+    _contents(ws)
+    written = _memo_file(ws).read_bytes()
+    task = ws / "projects/p/tasks/t.sql"
+    task.write_text(task.read_text() + "-- edited\n")
+    assert _contents(ws) == _contents(ws, use_cache=False)
+    assert _memo_file(ws).read_bytes() == written  # its limit check alone is not worth 3 MB at 1,000 tasks
+    for index in range(memo_module.LAZY_WRITE_AFTER):
+        (ws / f"projects/p/tasks/new_{index}.sql").write_text(f"INSERT INTO src SELECT * FROM src; -- {index}\n")
+    _contents(ws)
+    assert _memo_file(ws).read_bytes() != written
+
+
 def test_a_changed_variable_renders_again(ws):
     _contents(ws)
     (ws / "projects/p/project.yaml").write_text("name: p\nvariables:\n  topic: refunds\n")
