@@ -2,10 +2,11 @@
 
 Importing sqlfluff and building its dialect takes about 0.25 s, as long as a
 warm load of a 1,000-task workspace. A build that changed one task, or a lint
-of one file, needs both: so the command forks this process first (the
-parent's heap is still small, so the fork is cheap), the process warms
-sqlfluff up while the parent loads, and the parse or rule pass of the tasks
-the caches lack is then sent to it. Jobs and results travel over the
+of one file, needs both: so this process is forked first (by the CLI as soon
+as it reads a `lint` command, `start_early`; by `build` once its run memo
+missed), while the parent's heap is still small and the fork cheap; it warms
+sqlfluff up while the parent imports the pipeline and loads, and the parse or
+rule pass of the tasks the caches lack is then sent to it. Jobs and results travel over the
 executor's pipes between two processes of the same run (pickle there is
 never read from disk).
 
