@@ -172,7 +172,8 @@ def bench(ws: Path, runs: int, cores: int) -> list[Row]:
     rows.append(Row("build after one task changed", measure([[*FLINKX, "build", "."]], ws, runs, change_one_task),
                     None, Target(1.0)))
     one_file = str(one_task.relative_to(ws))
-    rows.append(Row("lint one file", measure([[*FLINKX, "lint", one_file]], ws, runs),
+    # each run lints a file just changed (as after the build above): a second lint of the same bytes is a replay
+    rows.append(Row("lint one file", measure([[*FLINKX, "lint", one_file]], ws, runs, change_one_task),
                     measure([[*SQLFLUFF, "lint", "--dialect", "flink", one_file]], ws, runs, ok=(0, 1)), Target(0.8)))
     lint_anchor = measure([[*SQLFLUFF, "lint", "--dialect", "flink", "--processes", str(cores), *map(str, tasks)]],
                           ws, runs, ok=(0, 1))
