@@ -43,9 +43,6 @@ from flinkx_build.semantic.summary_cache import SummaryCache
 
 PARALLEL_THRESHOLD = 16  # below this, starting workers costs more than it saves
 
-
-
-
 # What forked workers read (`Session.summarize_on_every_core`): set in the parent just before the pool starts.
 _WORK: tuple["Session", list[Task]] | None = None
 
@@ -124,11 +121,13 @@ class Session:
             key = ParseCache.key(task.text, context, FRONTEND_VERSION)
             if task.key not in self._parsed and not self.cache.has(key):
                 missing.append((task, context, key))
-        parser = self.parser if self.parser is not None and self.parser.open else None
-        if missing and parser is None and "fork" in mp.get_all_start_methods():
+        submit = None
+        if missing and self.parser is not None and self.parser.open:
+            submit = self.parser.submit
+        elif missing and "fork" in mp.get_all_start_methods():
             self._pool = ProcessPoolExecutor(min(workers, len(missing)), mp_context=mp.get_context("fork"))
-        for task, context, key in missing if parser is not None or self._pool is not None else ():
-            submit = parser.submit if parser is not None else self._pool.submit  # type: ignore[union-attr]
+            submit = self._pool.submit
+        for task, context, key in missing if submit is not None else ():
             try:
                 self._ahead[task.key] = (submit(_parse_text, (task.text, context)), key)
             except RuntimeError:  # the parser process has died: `parsed()` parses the rest here

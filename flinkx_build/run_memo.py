@@ -37,6 +37,7 @@ from flinkx_build.load.workspace import CONFIG_FILE
 from flinkx_build.load.workspace import _load_config  # the loader's own reading of flinkx.yaml, nothing else
 from flinkx_build.load.workspace import find_workspace
 from flinkx_build.model import WorkspaceConfig
+from flinkx_build.paths import below
 
 FORMAT = "flinkx-run-memo"
 VERSION = 2  # 2: build files by size, mtime and inode
@@ -121,10 +122,6 @@ def diagnostics_from_json(data: Any) -> list[Diagnostic] | None:
         return None
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def folder_signature(out_dir: Path) -> dict[str, list[int]] | None:
     """Relative path -> [size, mtime in ns, inode] of every file below `out_dir`; None when it holds
     anything but folders and regular files (a link is never followed) or cannot be read.
@@ -133,6 +130,7 @@ def folder_signature(out_dir: Path) -> dict[str, list[int]] | None:
     edit or a replacement changes the mtime or the inode, and reading 1,000 files back after every
     build cost more than writing them."""
     found: dict[str, list[int]] = {}
+    root = str(out_dir)
     try:
         for folder, dirs, names in os.walk(out_dir, onerror=_raise):
             for name in dirs:
@@ -143,7 +141,8 @@ def folder_signature(out_dir: Path) -> dict[str, list[int]] | None:
                 info = os.lstat(path)
                 if not stat.S_ISREG(info.st_mode):
                     return None
-                found[os.path.relpath(path, out_dir)] = [info.st_size, info.st_mtime_ns, info.st_ino]
+                rel = below(path, root)
+                found[rel if rel is not None else os.path.relpath(path, out_dir)] = [info.st_size, info.st_mtime_ns, info.st_ino]
     except OSError:
         return None
     return found

@@ -9,6 +9,7 @@ hash (`cache`) and lint can read the very same facts from its own parse.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -42,6 +43,11 @@ from flinkx_build.limits import sql_limit_problem
 # sqlfluff's linter makes a (disabled) tqdm bar per lint; tqdm then starts a monitor thread for
 # good, and a process with a second thread can no longer fork safely (`frontend/worker.py`).
 tqdm.monitor_interval = 0
+# tqdm's default lock is a multiprocessing semaphore shared with every process forked after it:
+# a parser process killed while making a bar (closed mid-warm-up) left it held, and every later
+# bar, in the parent or another worker, waited for it forever (a test run hung so). A lock of
+# this process only cannot be held by another.
+tqdm.set_lock(threading.RLock())
 
 
 def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:

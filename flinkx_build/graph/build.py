@@ -27,6 +27,7 @@ from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
+from flinkx_build.paths import below
 
 if TYPE_CHECKING:  # networkx is imported only to draw or search a graph: 0.1 s of every build
     import networkx as nx
@@ -165,11 +166,10 @@ def _source(ws: Workspace, shown: str) -> str:
     system call per node, a third of a warm build at 1,000 tasks); the loader
     already refused links that leave the workspace.
     """
-    absolute = os.path.abspath(shown)
-    inside = str(ws.root).rstrip(os.sep) + os.sep
-    if absolute.startswith(inside):  # the usual case, without relpath's splitting of both paths
-        return absolute[len(inside):].replace(os.sep, "/")
-    rel = os.path.relpath(absolute, ws.root)
+    inside = below(shown, str(ws.root))
+    if inside is not None:
+        return inside.replace(os.sep, "/")
+    rel = os.path.relpath(os.path.abspath(shown), ws.root)
     return Path(rel).as_posix() if not rel.startswith("..") else str(Path(shown).resolve())
 
 

@@ -23,22 +23,21 @@ from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
 
 # What the forked workers read: set just before the pool starts, in the parent.
-_WORK: tuple[Session, list[Task], CodeFilter] | None = None
+_WORK: tuple[Session, list[Task], CodeFilter, dict[str, str]] | None = None  # ..., task key -> rule cache key
 
 
 def _lint_one(index: int) -> dict[str, Any]:
     """The rule pass of one task, stored in the rule and parse caches here: encoding a
     thousand parses again in the parent cost as much as the rest of its work."""
     from flinkx_build.lint.rule_pass import run_rule_pass
-    from flinkx_build.lint.run import _rule_cache_key
     from flinkx_build.lint.run import rule_job
 
     assert _WORK is not None
-    session, tasks, codes = _WORK
+    session, tasks, codes, keys = _WORK
     task = tasks[index]
     diags, parsed, _ = run_rule_pass(rule_job(session, task, False, codes))
     result = RulePass(diags, parsed)
-    RuleCache(session.cache.root).put(_rule_cache_key(session, task, codes), result)
+    RuleCache(session.cache.root).put(keys[task.key], result)
     session.remember_parse(task, parsed)  # into the parse cache too: the next build reuses it
     return result.to_json()
 
@@ -64,7 +63,7 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
     if len(missing) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
         return done
     session.close_parser()  # one process per core now
-    _WORK = (session, tasks, codes)
+    _WORK = (session, tasks, codes, keys)
     try:
         with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
             for index, data in zip(missing, pool.map(_lint_one, missing, chunksize=4)):

@@ -63,10 +63,13 @@ def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter
               done: RulePass | None = None) -> TaskLint:
     """`done`: this task's rule pass, already made (by a worker process or read from the cache)."""
     rule_cache = RuleCache(session.cache.root)
-    key = None if fix else _rule_cache_key(session, task, codes)
-    if done is None and key is not None:
+    key = None
+    if fix:
+        done = None  # a fix makes its own pass
+    elif done is None:  # (a given pass was looked up under its key by the caller)
+        key = _rule_cache_key(session, task, codes)
         done = rule_cache.get(key)
-    if done is not None and not fix:
+    if done is not None:
         session.remember_parse(task, done.parsed, store=False)
         return _with_model_findings(session, task, codes, done.diagnostics, [], ())
     diags, parsed, edits, rules = _rule_pass(session, task, fix, codes)

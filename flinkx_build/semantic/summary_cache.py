@@ -34,6 +34,7 @@ from flinkx_build.hashing import canonical_hash
 from flinkx_build.hashing import code_version
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
+from flinkx_build.paths import below
 from flinkx_build.semantic.summary import TaskSummary
 from flinkx_build.semantic.summary import from_json
 from flinkx_build.semantic.summary import to_json
@@ -96,11 +97,8 @@ class SummaryCache:
         return canonical_hash([FORMAT, VERSION, code_version(), self._names, task.rel_path, task.content_hash, context, deps])
 
     def _place(self, shown: str) -> str:
-        absolute = os.path.abspath(shown)
-        inside = self._root.rstrip(os.sep) + os.sep
-        if absolute.startswith(inside):  # the usual case, without relpath's splitting of both paths
-            return absolute[len(inside):]
-        return os.path.relpath(absolute, self._root)
+        rel = below(shown, self._root)
+        return rel if rel is not None else os.path.relpath(os.path.abspath(shown), self._root)
 
     @staticmethod
     def without_sql(key: str | None) -> str | None:
