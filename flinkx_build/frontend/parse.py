@@ -13,16 +13,16 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sqlfluff.core import FluffConfig
 from sqlfluff.core import Linter
 from sqlfluff.core.parser import BaseSegment
 from tqdm import tqdm
 
-from flinkx_build.frontend import dialect
 from flinkx_build.frontend.extract import DATAPHIN_WATERMARK_FUNCTIONS
 from flinkx_build.frontend.extract import columns_in
 from flinkx_build.frontend.extract import extract_statement
 from flinkx_build.frontend.extract import functions_in
+from flinkx_build.frontend.fluff import fluff_config
+from flinkx_build.frontend.fluff import parse_statement
 from flinkx_build.frontend.reserved_stop import first_error
 from flinkx_build.frontend.reserved_stop import reserved_stop_message
 from flinkx_build.frontend.reserved_stop import reserved_stops
@@ -35,7 +35,6 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import Span
 from flinkx_build.frontend.statements import SyntaxProblem
-from flinkx_build.frontend.template import sqlfluff_templater_config
 from flinkx_build.frontend.version import FRONTEND_VERSION  # noqa: F401 - re-exported
 from flinkx_build.limits import position
 from flinkx_build.limits import sql_limit_problem
@@ -48,24 +47,6 @@ tqdm.monitor_interval = 0
 # bar, in the parent or another worker, waited for it forever (a test run hung so). A lock of
 # this process only cannot be held by another.
 tqdm.set_lock(threading.RLock())
-
-
-def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:
-    """sqlfluff configuration for the dataphin dialect and this variable context."""
-    dialect.register()
-    core = {
-        "dialect": dialect.DIALECT_NAME,
-        "templater": "placeholder",
-        "large_file_skip_byte_limit": 0,
-        "use_rust_parser": False,
-    }
-    configs = {
-        "core": core,
-        "templater": {"placeholder": sqlfluff_templater_config(dict(context))},
-    }
-    for section, value in extra:
-        configs.setdefault(section, {}).update(value)  # type: ignore[attr-defined]
-    return FluffConfig(configs=configs, overrides={"dialect": dialect.DIALECT_NAME})
 
 
 @lru_cache(maxsize=64)
@@ -95,7 +76,7 @@ def parse_chunk(chunk: Chunk, index: int, context: dict[str, str]) -> ParsedChun
     if limit is not None:  # sqlfluff would take minutes or give up: refuse before it starts
         return _refused(chunk, index, limit.offset, f"{limit.message} ({limit.code})")
     try:
-        parsed = _linter(context_key(context)).parse_string(chunk.text, fname="task.sql")
+        parsed = parse_statement(_linter(context_key(context)), chunk.text, "task.sql")
         # `.tree` asserts; a failed parse has no root variant, only violations
         variant = parsed.root_variant()
         tree = variant.tree if variant is not None else None
@@ -142,7 +123,7 @@ def _quoted_watermark_facts(stmt: ParsedStatement) -> None:
     if "'" in option.value or "\n" in option.value or option.value_start < 0:
         return  # escapes or line breaks would shift the offsets: leave it to Flink
     inner = Chunk(_WATERMARK_PREFIX + option.value, 0, 1, 1, "statement")
-    parsed = _linter(()).parse_string(inner.text, fname="watermark.sql")
+    parsed = parse_statement(_linter(()), inner.text, "watermark.sql")
     variant = parsed.root_variant()  # `.tree` asserts when the value does not parse
     watermark = next(variant.tree.recursive_crawl("dataphin_watermark"), None) if variant and variant.tree else None
     if watermark is None or parsed.violations:
@@ -197,4 +178,4 @@ def parse_task_text(text: str, context: dict[str, str]) -> list[ParsedChunk]:
 
 def warm_up() -> None:
     """Import sqlfluff and build the dialect: what a parser process does before its first job."""
-    _linter(()).parse_string("SELECT 1\n", fname="warm.sql")
+    parse_statement(_linter(()), "SELECT 1\n", "warm.sql")

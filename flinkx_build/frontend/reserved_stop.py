@@ -23,6 +23,7 @@ from sqlfluff.core import Linter
 from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend import dialect
+from flinkx_build.frontend.fluff import parse_statement
 from flinkx_build.resolve.builtins import reserved_words
 
 MAX_PARSES = 12  # re-parses per statement, all words together
@@ -98,7 +99,7 @@ def _error_after_quoting(text: str, starts: frozenset[int]) -> tuple[int, int] |
             return 0, len(text)
         quoted = quoted[:start] + "`" + word.group() + "`" + quoted[word.end() :]
     try:
-        parsed = _reparser().parse_string(quoted, fname="reserved.sql")
+        parsed = parse_statement(_reparser(), quoted, "reserved.sql")
     except Exception:  # noqa: BLE001 - sqlfluff can assert on odd input: not parsable
         return 0, len(text)
     bad = next(parsed.tree.recursive_crawl("unparsable"), None) if parsed.tree is not None else None

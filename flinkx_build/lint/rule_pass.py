@@ -15,8 +15,9 @@ from sqlfluff.core.errors import SQLLintError
 
 from flinkx_build.credentials import mask_in_context
 from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.fluff import fluff_config
+from flinkx_build.frontend.fluff import lint_statement
 from flinkx_build.frontend.parse import context_key
-from flinkx_build.frontend.parse import fluff_config
 from flinkx_build.frontend.parse import parse_chunk
 from flinkx_build.frontend.parse import statement_from_tree
 from flinkx_build.frontend.splitter import split_statements
@@ -40,7 +41,7 @@ def rules_linter(context: tuple[tuple[str, str], ...], rules: tuple[str, ...], d
 
 def warm_up() -> None:
     """Import sqlfluff, build the dialect and load the rules: what a worker does before its first job."""
-    rules_linter((), SQL_RULES, "3.7", False).lint_string("SELECT 1\n", fname="warm.sql")
+    lint_statement(rules_linter((), SQL_RULES, "3.7", False), "SELECT 1\n", "warm.sql")
 
 
 def run_rule_pass(job: RuleJob) -> tuple[list[Diagnostic], list[ParsedStatement], list[Edit]]:
@@ -53,7 +54,7 @@ def run_rule_pass(job: RuleJob) -> tuple[list[Diagnostic], list[ParsedStatement]
         if chunk.kind != "statement":
             parsed.append(parse_chunk(chunk, index, job.context).statement)
             continue
-        linted = linter.lint_string(chunk.text, fname=job.display_path, fix=job.fix)
+        linted = lint_statement(linter, chunk.text, job.display_path, fix=job.fix)
         problems = [v for v in linted.violations if not isinstance(v, SQLLintError)]
         parsed.append(statement_from_tree(linted.tree, problems, chunk, index))
         for violation in linted.violations:
