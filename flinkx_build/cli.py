@@ -50,7 +50,7 @@ class _Group(click.Group):
         _invoked = resolved[0]
         if _invoked not in NO_CYCLE_COLLECTOR or "--fix" in args:  # a fix keeps sqlfluff's trees of every file
             gc.enable()
-        if _invoked in WARM_UP and not ctx.resilient_parsing and not {"-h", "--help"} & set(args):
+        if _invoked in WARM_UP and not ctx.resilient_parsing and not {"-h", "--help"} & set(args) and _names_files(args[1:]):
             from flinkx_build.frontend import worker
 
             worker.start_early(WARM_UP[_invoked])
@@ -159,8 +159,14 @@ NO_CYCLE_COLLECTOR = frozenset({"build", "graph", "impact", "lint"})
 # imported and the workspace loads (`frontend/worker.py`): lint of named files waits for sqlfluff
 # (import, rules, then the pass), so every 50 ms counts; a replayed lint kills it unused. A build
 # forks its own only after its run memo misses: its parse is not what it waits for.
+# A lint of a whole workspace (no file named) has no use for it: its rule passes go to one
+# worker per core, and the process would only take CPU from the load.
 WARM_UP = {"lint": "lint"}
 _invoked: str | None = None
+
+
+def _names_files(args: list[str]) -> bool:
+    return any(not arg.startswith("-") and os.path.isfile(arg) for arg in args)
 
 
 def run() -> None:
