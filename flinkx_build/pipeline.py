@@ -7,7 +7,6 @@ explain and validate all read the same resolved model.
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 from collections.abc import Callable
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -23,6 +22,9 @@ from flinkx_build.compile.script import CompiledScript
 from flinkx_build.compile.script import compile_task
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
+from flinkx_build.forked import CORES
+from flinkx_build.forked import can_fork
+from flinkx_build.forked import forked_pool
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.template import find_variables
@@ -114,7 +116,6 @@ class Session:
         A build that changed one task spends about 0.4 s importing sqlfluff and parsing it:
         done in a forked worker, that overlaps with reading the other tasks' cached summaries.
         """
-        workers = min(os.cpu_count() or 1, 8)
         missing = []
         for task in tasks:
             context = self.context_for(task)
@@ -124,8 +125,8 @@ class Session:
         submit = None
         if missing and self.parser is not None and self.parser.open:
             submit = self.parser.submit
-        elif missing and "fork" in mp.get_all_start_methods():
-            self._pool = ProcessPoolExecutor(min(workers, len(missing)), mp_context=mp.get_context("fork"))
+        elif missing and can_fork():
+            self._pool = ProcessPoolExecutor(min(CORES, len(missing)), mp_context=mp.get_context("fork"))
             submit = self._pool.submit
         for task, context, key in missing if submit is not None else ():
             try:
@@ -148,13 +149,12 @@ class Session:
         atomically). Below PARALLEL_THRESHOLD tasks this does nothing: `summary()` makes them.
         """
         global _WORK
-        workers = min(os.cpu_count() or 1, 8)
-        if len(tasks) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
+        if len(tasks) < PARALLEL_THRESHOLD or CORES < 2 or not can_fork():
             return
         self.close_parser()  # one process per core now
         _WORK = (self, tasks)
         try:
-            with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            with forked_pool() as pool:
                 for task, made in zip(tasks, pool.map(_summarize, range(len(tasks)), chunksize=4)):
                     self._summaries[task.key] = made
                     if on_done is not None:

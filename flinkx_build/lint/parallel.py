@@ -9,12 +9,12 @@ the findings are exactly those of a serial lint.
 """
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from flinkx_build.forked import CORES
+from flinkx_build.forked import can_fork
+from flinkx_build.forked import forked_pool
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import CodeFilter
@@ -59,13 +59,12 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
             missing.append(index)
         else:
             done[task.key] = found
-    workers = min(os.cpu_count() or 1, 8)
-    if len(missing) < PARALLEL_THRESHOLD or workers < 2 or "fork" not in mp.get_all_start_methods():
+    if len(missing) < PARALLEL_THRESHOLD or CORES < 2 or not can_fork():
         return done
     session.close_parser()  # one process per core now
     _WORK = (session, tasks, codes, keys)
     try:
-        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+        with forked_pool() as pool:
             for index, data in zip(missing, pool.map(_lint_one, missing, chunksize=4)):
                 result = RulePass.from_json(data)
                 if result is not None:  # the worker has cached it (`_lint_one`)

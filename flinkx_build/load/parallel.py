@@ -10,11 +10,12 @@ exactly as a serial load does.
 """
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
 from pathlib import Path
 
 from flinkx_build.errors import Diagnostic
+from flinkx_build.forked import CORES
+from flinkx_build.forked import can_fork
+from flinkx_build.forked import forked_pool
 from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.tables import load_table
@@ -42,17 +43,14 @@ def tables_on_every_core(memo: LoadMemo, ws: Workspace, project: Project, files:
                          cache: YamlCache) -> dict[Path, Loaded]:
     """path -> (table, findings) for the files the memo lacks, when there are enough to pay for workers."""
     global _WORK
-    workers = min(os.cpu_count() or 1, 8)
-    if not memo.enabled or workers < 2 or "fork" not in mp.get_all_start_methods():
+    if not memo.enabled or CORES < 2 or not can_fork():
         return {}
     misses = [(f.path, f.shown, f.raw) for f in files if f.raw is not None and f.key is not None and memo.get(f.key) is None]
     if len(misses) < THRESHOLD:
         return {}
-    from concurrent.futures import ProcessPoolExecutor
-
     _WORK = (ws, project, misses, cache)
     try:
-        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+        with forked_pool() as pool:
             loaded = list(pool.map(_load_one, range(len(misses)), chunksize=16))
     finally:
         _WORK = None
