@@ -12,7 +12,10 @@ from flinkx_build.errors import UsageError
 from flinkx_build.load.workspace import find_workspace
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from flinkx_build.frontend.worker import ParserProcess
+    from flinkx_build.model import Workspace
     from flinkx_build.pipeline import Session
 
 workspace_argument = click.argument("workspace", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
@@ -21,13 +24,14 @@ project_option = click.option("--project", "projects", multiple=True, metavar="P
 
 
 def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True,
-                 parser: "ParserProcess | None" = None) -> "Session":
-    """`parser`: a parser process the command started (`Session.open`)."""
+                 parser: "ParserProcess | None" = None,
+                 on_projects: "Callable[[Workspace], None] | None" = None) -> "Session":
+    """`parser`, `on_projects`: as in `Session.open`."""
     from flinkx_build.pipeline import Session  # sqlfluff and the pipeline: only for a command that works
 
     if not workspace.exists():
         raise UsageError(f"{workspace}: no such folder")
-    session = Session.open(find_workspace(workspace), mode, use_cache, parser=parser)
+    session = Session.open(find_workspace(workspace), mode, use_cache, parser=parser, on_projects=on_projects)
     config_errors = [d for d in session.load_diagnostics if d.code == "FX100"]
     if config_errors:
         raise UsageError("invalid flinkx.yaml\n" + "\n".join(d.format() for d in config_errors))

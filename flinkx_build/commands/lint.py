@@ -78,9 +78,16 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
             if replayed is not None:  # nothing this lint reads changed since the identical last one
                 diags.extend(replayed)
                 continue
+            from flinkx_build.lint.early import start_rule_passes
             from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
+            from flinkx_build.model import Workspace
+            from flinkx_build.pipeline import PARALLEL_THRESHOLD
 
-            session = open_session(workspace, parser=parser)
+            def early(ws: Workspace) -> None:  # the named files' passes start before the tables load
+                if parser is not None and len(files) < PARALLEL_THRESHOLD:  # (more go to a worker per core)
+                    start_rule_passes(parser, ws, files, codes)
+
+            session = open_session(workspace, parser=parser, on_projects=early)
             with task_progress() as progress:
                 found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress)
         finally:

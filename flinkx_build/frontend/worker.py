@@ -69,6 +69,7 @@ class ParserProcess:
     def __init__(self, pool: ProcessPoolExecutor, pid: Future) -> None:
         self._pool: ProcessPoolExecutor | None = pool
         self._pid = pid
+        self._ahead: list[tuple[Callable[[Any], Any], Any, Future]] = []  # (fn, job, its future), not yet taken
 
     @classmethod
     def start(cls, warm: str) -> "ParserProcess | None":
@@ -94,6 +95,23 @@ class ParserProcess:
         except BrokenProcessPool:  # killed (memory, a signal): the caller does the work itself
             self.close()
             raise RuntimeError("the parser process has died") from None
+
+    def submit_ahead(self, fn: Callable[[Any], Any], job: Any) -> None:
+        """Start `fn(job)` before the caller knows it will need it; `take_or_submit` collects it."""
+        self._ahead.append((fn, job, self.submit(fn, job)))
+
+    def take_or_submit(self, fn: Callable[[Any], Any], job: Any) -> Future:
+        """The future of an equal job started ahead (taken: once), else `submit(fn, job)`."""
+        for index, (ahead_fn, ahead_job, future) in enumerate(self._ahead):
+            if ahead_fn is fn and ahead_job == job:
+                del self._ahead[index]
+                return future
+        return self.submit(fn, job)
+
+    @property
+    def waiting_ahead(self) -> int:
+        """Jobs started ahead that nobody has taken (yet)."""
+        return len(self._ahead)
 
     @property
     def open(self) -> bool:

@@ -32,6 +32,7 @@ from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.yamlfix import quote_values
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
+from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
 
 
@@ -53,10 +54,11 @@ def _rules_to_run(lint_cfg: LintConfig, codes: CodeFilter) -> tuple[tuple[str, .
 
 
 def _rule_cache_key(session: Session, task: Task, codes: CodeFilter) -> str:
-    ws = session.workspace
-    rules, _ = _rules_to_run(ws.config.lint, codes)
-    return RuleCache.key(task.text, session.context_for(task), task.display_path, rules, ws.config.dataphin_version,
-                         ws.config.lint)
+    return rule_cache_key(rule_job(session, task, False, codes), session.workspace.config.lint)
+
+
+def rule_cache_key(job: RuleJob, lint_cfg: LintConfig) -> str:
+    return RuleCache.key(job.text, job.context, job.display_path, job.rules, job.dataphin_version, lint_cfg)
 
 
 def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter = EVERY_CODE,
@@ -88,7 +90,7 @@ def _rule_pass(session: Session, task: Task, fix: bool, codes: CodeFilter
     parser = session.parser
     if parser is not None and parser.open:
         try:
-            diags, parsed, edits = parser.submit(run_job, job).result()
+            diags, parsed, edits = parser.take_or_submit(run_job, job).result()  # (started early: `lint/early.py`)
             return diags, parsed, edits, job.rules
         except Exception:  # the process died (memory, a signal): the pass is made here
             parser.close()
@@ -97,12 +99,14 @@ def _rule_pass(session: Session, task: Task, fix: bool, codes: CodeFilter
 
 
 def rule_job(session: Session, task: Task, fix: bool, codes: CodeFilter) -> RuleJob:
-    ws = session.workspace
+    return job_for(session.workspace, task.text, task.display_path, session.context_for(task), fix, codes)
+
+
+def job_for(ws: Workspace, text: str, display_path: str, context: dict[str, str], fix: bool, codes: CodeFilter) -> RuleJob:
     lint_cfg = ws.config.lint
     rules, wanted = _rules_to_run(lint_cfg, codes)
-    return RuleJob(task.text, task.display_path, session.context_for(task), rules, ws.config.dataphin_version,
-                   lint_cfg.reserved_word_warnings, dict(lint_cfg.severities),
-                   fix=fix and wanted)  # the stand-in rule only parses: never apply its fixes
+    return RuleJob(text, display_path, context, rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings,
+                   dict(lint_cfg.severities), fix=fix and wanted)  # the stand-in rule only parses: never apply its fixes
 
 
 def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags: list[Diagnostic],

@@ -10,6 +10,7 @@ import fnmatch
 import gc
 import os
 import re
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -67,12 +68,15 @@ def find_workspace(start: Path) -> Path:
     raise UsageError(f"{display_path(start)}: no {CONFIG_FILE} here or in any parent folder (is this a flinkx workspace?)")
 
 
-def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None = None) -> tuple[Workspace, list[Diagnostic]]:
+def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None = None,
+                   on_projects: Callable[[Workspace], None] | None = None) -> tuple[Workspace, list[Diagnostic]]:
     """The workspace at `root` and the findings about it.
 
     `memo_cache`: the cache folder whose load memo to use instead of this workspace's own, e.g. the
     working tree's for a revision checked out into a temporary folder (the memo keys on content,
     never on where the files are), even when `use_cache` is off for everything else.
+    `on_projects`: called with the workspace once flinkx.yaml and every project.yaml are read,
+    before the meta tables, functions and tasks (`lint/early.py` starts rule passes then).
     """
     root = root.resolve()
     config_path = root / CONFIG_FILE
@@ -92,6 +96,8 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
             continue
         projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
+    if on_projects is not None:
+        on_projects(workspace)
     memo = LoadMemo(memo_cache if memo_cache is not None else root / config.cache_dir if use_cache else None)
     with _collector_paused():
         for project in projects.values():

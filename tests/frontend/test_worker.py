@@ -141,3 +141,57 @@ def test_the_command_line_leaves_no_process_holding_its_output(make_workspace, c
                           timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert time.monotonic() - started < 60
+
+
+def _a_job_started_ahead_is_taken_once():
+    job = RuleJob(TASK, "t.sql", {}, ("FX01", "FX02", "FX03"), "3.7", False, {}, False)
+    other = RuleJob(TASK, "u.sql", {}, ("FX01", "FX02", "FX03"), "3.7", False, {}, False)
+    process = ParserProcess.start("lint")
+    assert process is not None
+    try:
+        process.submit_ahead(run_job, job)
+        assert process.waiting_ahead == 1
+        assert process.take_or_submit(run_job, other).result(timeout=60) == run_job(other)  # not the one ahead
+        assert process.waiting_ahead == 1
+        ahead = process.take_or_submit(run_job, job)
+        assert process.waiting_ahead == 0
+        assert ahead.result(timeout=60) == run_job(job)
+        assert process.take_or_submit(run_job, job) is not ahead  # taken once: now a new job
+    finally:
+        process.close()
+
+
+def _a_named_files_pass_starts_before_the_tables_load(root):
+    from flinkx_build.lint.early import start_rule_passes
+    from flinkx_build.lint.run import lint_workspace
+    from flinkx_build.lint.select import EVERY_CODE
+
+    task_file = root / "projects/p/tasks/t.sql"
+    process = ParserProcess.start("lint")
+    assert process is not None
+    started = []
+
+    def early(ws):
+        assert not ws.projects["p"].tables  # (before the meta tables load)
+        start_rule_passes(process, ws, [task_file], EVERY_CODE)
+        started.append(process.waiting_ahead)
+
+    try:
+        session = Session.open(root, parser=process, on_projects=early)
+        found, _ = lint_workspace(session, [task_file])
+        assert started == [1] and process.waiting_ahead == 0  # started ahead, then taken by the lint
+    finally:
+        process.close()
+    serial, _ = lint_workspace(Session.open(root, use_cache=False), [task_file])
+    assert found == serial and any(d.code == "FX01" for d in found)
+
+
+def test_a_job_started_ahead_is_taken_once():
+    _fresh(_a_job_started_ahead_is_taken_once)
+
+
+def test_a_named_files_pass_starts_before_the_tables_load(make_workspace):
+    root = _workspace(make_workspace)
+    (root / "projects/p/tasks/t.sql").write_text("SET src.watermark = WATERMARK FOR ts AS withOffset(ts, 1000);\n" + TASK,
+                                                  encoding="utf-8")  # FX01: `watermark` unquoted
+    _fresh(_a_named_files_pass_starts_before_the_tables_load, root)
