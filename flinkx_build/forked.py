@@ -9,8 +9,11 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 CORES = min(os.cpu_count() or 1, 8)
 
@@ -21,5 +24,7 @@ def can_fork() -> bool:
 
 @contextmanager
 def forked_pool(workers: int = CORES) -> Iterator[ProcessPoolExecutor]:
+    from concurrent.futures import ProcessPoolExecutor  # (25 ms to import: only for a run that forks)
+
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
         yield pool

@@ -5,7 +5,6 @@ import hashlib
 import importlib.util
 import json
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,19 @@ def canonical_hash(obj: Any) -> str:
     return sha256(json.dumps(obj, sort_keys=True, default=str))
 
 
+def installed_version(name: str) -> str:
+    """An installed distribution's version, read from the name of its `.dist-info` folder (PEP 427)
+    beside the package: importing importlib.metadata took 35 ms, a tenth of a warm build."""
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.origin:
+        found = list(Path(spec.origin).parent.parent.glob(f"{name}-*.dist-info"))
+        if len(found) == 1:
+            return found[0].name[len(name) + 1 : -len(".dist-info")]
+    from importlib import metadata  # an editable or unusual install: ask the slow way
+
+    return metadata.version(name)
+
+
 @lru_cache(maxsize=1)
 def code_version() -> str:
     """A hash of flinkx's own code and data (this package and its sqlfluff rules), and sqlfluff's version.
@@ -30,7 +42,7 @@ def code_version() -> str:
     so a changed check never serves what the old one found, and nobody has
     to remember to bump a version number.
     """
-    digest = hashlib.sha256(f"{__version__}\0{metadata.version('sqlfluff')}\0".encode())
+    digest = hashlib.sha256(f"{__version__}\0{installed_version('sqlfluff')}\0".encode())
     rules = importlib.util.find_spec("flinkx_rules")  # found, not imported: it imports sqlfluff
     packages = [Path(__file__).resolve().parent]
     if rules is not None and rules.origin:

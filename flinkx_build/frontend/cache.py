@@ -10,7 +10,6 @@ folder is inside the workspace, where a pull request can plant files.
 """
 from __future__ import annotations
 
-from importlib import metadata
 from pathlib import Path
 
 from flinkx_build.cache_entries import entry_path
@@ -18,9 +17,10 @@ from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.hashing import installed_version
 
 FORMAT = "flinkx-parse-cache"
-SQLFLUFF_VERSION = metadata.version("sqlfluff")  # not `import sqlfluff`: a cached run never needs it
+SQLFLUFF_VERSION = installed_version("sqlfluff")  # not `import sqlfluff`: a cached run never needs it
 VERSION = 2  # 1 was a bare list of statements
 
 

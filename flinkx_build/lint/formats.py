@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 from flinkx_build import __version__
@@ -24,6 +23,8 @@ FALLBACK_DOCS_URL = "docs/error-codes.md"  # repository-relative, when the packa
 
 @lru_cache(maxsize=1)
 def _package_docs_url() -> str:
+    from importlib import metadata  # (20 ms to import: only for the formats that link codes)
+
     try:
         urls = metadata.metadata("flinkx-build").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:

@@ -41,6 +41,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.limits import MAX_FILE_BYTES
 from flinkx_build.limits import check_sql_text
 from flinkx_build.load import memo_codec
+from flinkx_build.load.libyaml import READER
 from flinkx_build.load.names import plain_name_problem
 from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.tables import load_function
@@ -59,14 +60,14 @@ KEEP_MIN = 256
 LAZY_WRITE_AFTER = 32  # cheap entries (`LoadMemo.put`) that make a write worth it on their own
 # what the loaded result is computed by: an edit to any of these (a new check, a new field) is a miss
 _SOURCES = ("load/memo.py", "load/memo_codec.py", "load/tables.py", "load/names.py", "load/connectors.py",
-            "load/yaml_io.py", "load/yaml_cache.py", "load/yaml_messages.py", "model.py", "errors.py",
+            "load/yaml_io.py", "load/libyaml.py", "load/yaml_cache.py", "load/yaml_messages.py", "model.py", "errors.py",
             "credentials.py", "limits.py", "hashing.py", "frontend/template.py")
 
 
 @cache
 def salt() -> str:
     """Versions, the model's fields and the loader's source, hashed: part of every key."""
-    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{__version__}\0{ruamel.yaml.__version__}\0".encode())
+    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{__version__}\0{ruamel.yaml.__version__}\0{READER}\0".encode())
     digest.update(memo_codec.model_fingerprint().encode())
     package = Path(__file__).resolve().parent.parent
     for name in _SOURCES:

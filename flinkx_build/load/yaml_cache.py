@@ -21,6 +21,7 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
+from flinkx_build.load.libyaml import READER
 
 FORMAT = "flinkx-yaml-cache"
 VERSION = 2  # 1 was pickle: never read again
@@ -77,7 +78,7 @@ class YamlCache:
         self.boundary = boundary or (directory.parent if directory is not None else None)
 
     def key(self, raw: bytes) -> str:
-        return hashlib.sha256(raw + f"\0{ruamel.yaml.__version__}\0{FORMAT}{VERSION}".encode()).hexdigest()
+        return hashlib.sha256(raw + f"\0{ruamel.yaml.__version__}\0{READER}\0{FORMAT}{VERSION}".encode()).hexdigest()
 
     def get(self, raw: bytes) -> Any:
         key = self.key(raw)

@@ -36,13 +36,9 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
-try:
-    from _ruamel_yaml import CParser as _CParser  # ruamel.yaml.clib: libyaml's scanner and parser
-except ImportError:  # no wheel for this Python: ruamel's pure-Python parser alone
-    _CParser = None
-
 from flinkx_build import limits
 from flinkx_build.errors import Diagnostic
+from flinkx_build.load.libyaml import CParser as _CParser
 from flinkx_build.load.yaml_cache import NO_CACHE
 from flinkx_build.load.yaml_cache import YamlCache
 from flinkx_build.load.yaml_cache import decode
