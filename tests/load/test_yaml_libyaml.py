@@ -52,11 +52,20 @@ CASES = [(f.relative_to(ROOT).as_posix(), f.read_text(encoding="utf-8", errors="
 CASES += [(f"form{i}", form) for i, form in enumerate(FORMS)]
 
 
+def _empty_values_unplaced(value: object) -> object:
+    """The reading with the position of every empty value left out (the difference pinned below)."""
+    if isinstance(value, dict):
+        return {k: _empty_values_unplaced(v) for k, v in value.items()}
+    if isinstance(value, list):
+        if len(value) == 3 and value[1] is None and isinstance(value[2], list) and len(value[2]) == 4:
+            return [value[0], None, value[2][:2]]  # [key, empty value, [key line, key col]]
+        return [_empty_values_unplaced(v) for v in value]
+    return value
+
+
 @pytest.mark.parametrize("text", [text for _, text in CASES], ids=[name for name, _ in CASES])
 def test_libyaml_reads_as_ruamel_does(text):
-    if "\nengine:\n" in text or "\ndataphin_version:\n" in text:
-        pytest.skip("an empty value: see test_an_empty_value_is_placed_after_its_key")
-    assert _read(text, yaml_io._CParser) == _read(text, None)
+    assert _empty_values_unplaced(_read(text, yaml_io._CParser)) == _empty_values_unplaced(_read(text, None))
 
 
 def test_an_empty_value_is_placed_after_its_key():
