@@ -6,6 +6,7 @@ from dataclasses import field
 from pathlib import Path
 
 from flinkx_build.engines import ENGINES as ENGINE_TABLE
+from flinkx_build.frontend.template import template_context
 
 ENGINES = tuple(ENGINE_TABLE)  # the names; what each accepts is in flinkx_build/engines.py
 MODES = ("stream", "batch")
@@ -169,6 +170,10 @@ class Workspace:
         """Project variables over workspace variables."""
         proj = self.projects.get(project)
         return {**self.config.variables, **(proj.variables if proj else {})}
+
+    def context_for(self, project: str) -> dict[str, str]:
+        """What a `${name}` of the project's files renders to (secrets stay placeholders)."""
+        return template_context(self.variables_for(project), self.config.secrets)
 
     def all_tasks(self) -> list[Task]:
         return [t for p in self.projects.values() for t in p.tasks.values()]

@@ -28,7 +28,6 @@ from flinkx_build.forked import forked_pool
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.template import find_variables
-from flinkx_build.frontend.template import template_context
 from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text as _parse_text
@@ -93,8 +92,7 @@ class Session:
             self.parser.close()
 
     def context_for(self, task: Task) -> dict[str, str]:
-        ws = self.workspace
-        return template_context(ws.variables_for(task.project), ws.config.secrets)
+        return self.workspace.context_for(task.project)
 
     def variable_diagnostics(self, task: Task) -> list[Diagnostic]:
         """Unknown `${var}` in a task, at the `$`."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +23,9 @@ from flinkx_build.lint.select import parse_codes
 from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.write import write_fixes
 from flinkx_build.load.workspace import find_workspace
+
+if TYPE_CHECKING:
+    from flinkx_build.model import Workspace
 
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 
@@ -80,7 +84,6 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
                 continue
             from flinkx_build.lint.early import start_rule_passes
             from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
-            from flinkx_build.model import Workspace
             from flinkx_build.pipeline import PARALLEL_THRESHOLD
 
             def early(ws: Workspace) -> None:  # the named files' passes start before the tables load

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flinkx_build.frontend.template import template_context
 from flinkx_build.frontend.worker import ParserProcess
-from flinkx_build.limits import check_sql_text
 from flinkx_build.lint.jobs import run_job
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.run import job_for
 from flinkx_build.lint.run import rule_cache_key
 from flinkx_build.lint.select import CodeFilter
-from flinkx_build.load.memo import read_raw
+from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.workspace import display_path
-from flinkx_build.load.yaml_io import read_text
+from flinkx_build.load.workspace import read_task_file
 from flinkx_build.model import Workspace
 from flinkx_build.paths import below
 
@@ -40,11 +38,10 @@ def start_rule_passes(parser: ParserProcess, ws: Workspace, files: list[Path], c
         if project is None or path.suffix != ".sql":
             continue
         shown = display_path(path)
-        raw = read_raw(path)  # (read once a run: the loader gets these bytes again)
-        text, _, problem = read_text(path, shown, lone_cr_ok=False, raw=raw)
-        if text is None or problem is not None or check_sql_text(text, shown) is not None:
+        text, _ = read_task_file(path, shown, LoadMemo(None))  # what the loader will refuse is not started
+        if text is None:
             continue
-        job = job_for(ws, text, shown, template_context(ws.variables_for(project.name), ws.config.secrets), False, codes)
+        job = job_for(ws, text, shown, ws.context_for(project.name), False, codes)
         if cache.get(rule_cache_key(job, ws.config.lint)) is None:
             try:
                 parser.submit_ahead(run_job, job)

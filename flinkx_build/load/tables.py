@@ -11,7 +11,6 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.template import find_variables
 from flinkx_build.frontend.template import render
-from flinkx_build.frontend.template import template_context
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.load.connectors import connector_mismatch
 from flinkx_build.load.names import yaml_name
@@ -111,7 +110,7 @@ class _Reader:
     def __init__(self, ws: Workspace, project: Project, shown: str, diags: list[Diagnostic]) -> None:
         self.shown = shown
         self.diags = diags
-        self.context = template_context(ws.variables_for(project.name), ws.config.secrets)
+        self.context = ws.context_for(project.name)
         self.secrets = ws.config.secrets
 
     def error(self, loc: Loc, code: str, message: str, hint: str = "") -> None:

@@ -20,7 +20,6 @@ from typing import NamedTuple
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import did_you_mean
-from flinkx_build.frontend.template import template_context
 from flinkx_build.hashing import sha256
 from flinkx_build.load.config import read_config
 from flinkx_build.load.config import scalar_text
@@ -264,12 +263,21 @@ def _walk(folder: Path, parts: tuple[str, ...], match: Any, root: Path, diags: l
         _walk(folder / name, (*parts, name), match, root, diags, out)
 
 
+def read_task_file(path: Path, shown: str, memo: LoadMemo) -> tuple[str | None, Diagnostic | None]:
+    """A task file's text, or None and the finding that refuses it (size, encoding, control
+    characters, then the SQL limits: a task over them is refused whole, before sqlfluff sees it)."""
+    raw = read_raw(path) if memo.enabled else None
+    text, _, problem = read_text(path, shown, lone_cr_ok=False, raw=raw)
+    problem = problem or (check_task_limits(memo, raw, text, shown) if text is not None else None)
+    return (None, problem) if problem or text is None else (text, None)
+
+
 def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found]:
     return [f for f in _files(folder, "*", root, diags) if f.path.suffix in (".yaml", ".yml")]
 
 
 def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo) -> None:
-    prefix = KeyPrefix(project.name, template_context(ws.variables_for(project.name), ws.config.secrets), ws.config.secrets)
+    prefix = KeyPrefix(project.name, ws.context_for(project.name), ws.config.secrets)
     table_files = keyed_files(memo, prefix, "table", [(f.path, f.shown) for f in _yaml_files(project.directory / "tables", ws.root, diags)])
     # a cold load parses the YAML on every core first; the loop below stays in file order
     preloaded = tables_on_every_core(memo, ws, project, table_files, cache)
@@ -295,11 +303,8 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
     tasks_dir = project.directory / "tasks"
     tasks_rel = tasks_dir.relative_to(ws.root).as_posix()
     for path, shown, rel in _files(tasks_dir, "*.sql", ws.root, diags):
-        raw = read_raw(path) if memo.enabled else None
-        text, _, problem = read_text(path, shown, lone_cr_ok=False, raw=raw)
-        # limits before sqlfluff: a task over them is refused whole, in milliseconds
-        problem = problem or (check_task_limits(memo, raw, text, shown) if text is not None else None)
-        if problem or text is None:
+        text, problem = read_task_file(path, shown, memo)
+        if text is None:
             diags.extend([problem] if problem else [])
             continue
         # as Path.with_suffix(""): a file named just ".sql" has no suffix and keeps its name
