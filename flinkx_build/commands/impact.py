@@ -4,12 +4,14 @@ Both sides are built straight from git (no stored manifest, no state): the
 base revision, and the head revision or the working tree, each through the
 same pipeline `flinkx build` uses. The parse cache is keyed by content, so
 both sides share the working tree's cache and an unchanged task is never
-parsed twice.
+parsed twice. With a second core the base is taken in a forked child
+(`graph/forked_snapshot.py`) while this process takes the head.
 """
 from __future__ import annotations
 
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -17,6 +19,8 @@ import click
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.errors import UsageError
+from flinkx_build.graph.forked_snapshot import ForkedSnapshot
+from flinkx_build.graph.forked_snapshot import can_take_forked
 from flinkx_build.graph.gitrev import Revision
 from flinkx_build.graph.gitrev import checkout
 from flinkx_build.graph.gitrev import repo_root
@@ -28,6 +32,7 @@ from flinkx_build.graph.report import ReportContext
 from flinkx_build.graph.report import render_report
 from flinkx_build.graph.snapshot import Snapshot
 from flinkx_build.graph.snapshot import take_snapshot
+from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
 
 
@@ -68,6 +73,34 @@ def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, 
         return flink_verdicts(revision_session(folder, work), impacts)
 
 
+@dataclass
+class _Sides:
+    """The repository and revisions, learnt as soon as flinkx.yaml is read; then the base side starts."""
+
+    base: str
+    head: str | None
+    use_cache: bool
+    stack: ExitStack
+    repo: Path = Path()
+    prefix: str = ""
+    base_rev: Revision | None = None
+    head_rev: Revision | None = None
+    forked: ForkedSnapshot | None = None
+
+    def start(self, ws: Workspace) -> None:
+        """Called by the working tree's load before its meta tables: the child loads the base meanwhile."""
+        self.repo = repo_root(ws.root)
+        try:
+            self.prefix = workspace_prefix(self.repo, ws.root)
+        except ValueError:
+            raise UsageError(f"{ws.root}: the workspace is not inside the git repository at {self.repo}") from None
+        self.base_rev = resolve_revision(self.repo, self.base)
+        self.head_rev = resolve_revision(self.repo, self.head) if self.head else None
+        if can_take_forked():
+            shared = ws.root / ws.config.cache_dir if self.use_cache else None  # the summary cache `Session.open` makes
+            self.forked = self.stack.enter_context(ForkedSnapshot(self.repo, self.base_rev, self.prefix, shared, ws.root))
+
+
 @click.command("impact")
 @workspace_argument
 @click.option("--base", "base", required=True, metavar="REV", help="The revision to compare with (e.g. origin/main).")
@@ -83,21 +116,19 @@ def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, 
 def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str, no_cache: bool, state_compat: bool, with_flink: bool) -> None:
     """Report the tasks a change impacts, comparing WORKSPACE (default: .) at --base with --head."""
     started = time.perf_counter()
-    work = open_session(workspace, use_cache=not no_cache)
-    root = work.workspace.root
-    repo = repo_root(root)
-    try:
-        prefix = workspace_prefix(repo, root)
-    except ValueError:
-        raise UsageError(f"{root}: the workspace is not inside the git repository at {repo}") from None
-    base_rev = resolve_revision(repo, base)
-    head_rev = resolve_revision(repo, head) if head else None
     with ExitStack() as stack:
-        base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root)
+        sides = _Sides(base, head, not no_cache, stack)
+        work = open_session(workspace, use_cache=not no_cache, on_projects=sides.start)
+        root, repo, prefix, base_rev, head_rev = work.workspace.root, sides.repo, sides.prefix, sides.base_rev, sides.head_rev
+        assert base_rev is not None  # `start` ran: the load reads the meta tables after it
         if head_rev is None:
             head_snap = take_snapshot(work, root)
         else:
             head_snap = revision_snapshot(stack, repo, head_rev, prefix, work, root)
+        if sides.forked is not None:
+            base_snap = sides.forked.snapshot()
+        else:
+            base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root)
         result = compare(base_snap, head_snap)
     tripped = result.trips(fail_on)
     verdicts = {}

@@ -327,11 +327,11 @@ def _changes(base: Snapshot, head: Snapshot) -> list[Change]:
     out += [Change(f"project.{p}", "project", p, "removed", "") for p in sorted(base.projects - head.projects)]
     for kind, b_map, h_map in (("table", base.tables, head.tables), ("function", base.functions, head.functions)):
         for node in sorted(set(b_map) | set(h_map)):
-            old, new = b_map.get(node), h_map.get(node)
-            if old is None or new is None:
-                what, snap = ("added", head) if old is None else ("removed", base)
-                out.append(Change(node, kind, (new or old).project, what, snap.source(node)))
-            elif old.content_hash != new.content_hash:
+            if node not in b_map or node not in h_map:
+                what, snap, items = ("added", head, h_map) if node not in b_map else ("removed", base, b_map)
+                out.append(Change(node, kind, items[node].project, what, snap.source(node)))
+            elif base.hashes[node] != head.hashes[node]:  # the objects themselves only for what changed
+                old, new = b_map[node], h_map[node]
                 if kind == "table":
                     details = describe(table_delta(base.table_defs[node], head.table_defs[node], _locked(old, new)))
                 else:
@@ -339,7 +339,7 @@ def _changes(base: Snapshot, head: Snapshot) -> list[Change]:
                     details = [d.removeprefix("calls it: ") for d in details]
                 out.append(Change(node, kind, new.project, "modified", head.source(node), details))
             elif base.source(node) != head.source(node):
-                out.append(Change(node, kind, new.project, "moved", f"{base.source(node)} -> {head.source(node)}", ["no semantic change"]))
+                out.append(Change(node, kind, h_map[node].project, "moved", f"{base.source(node)} -> {head.source(node)}", ["no semantic change"]))
     known_before = set(base.tables) | set(base.functions)
     known_after = set(head.tables) | set(head.functions)
     for node in sorted(set(base.tasks) | set(head.tasks)):

@@ -8,6 +8,7 @@ by value (`impact.compare`), never by file text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cached_property
@@ -61,7 +62,7 @@ class TableDefs(dict):
     """node id -> the table's definition without any task's SET, made when first asked for
     (a thousand effective definitions cost a second; a change asks for a few)."""
 
-    def __init__(self, tables: dict[str, MetaTable], make: Callable[[MetaTable], TableDef]) -> None:
+    def __init__(self, tables: Mapping[str, MetaTable], make: Callable[[MetaTable], TableDef]) -> None:
         super().__init__()
         self._tables = tables
         self._make = make
@@ -75,9 +76,11 @@ class TableDefs(dict):
 class Snapshot:
     graph: nx.DiGraph = field(default_factory=nx.DiGraph)
     projects: set[str] = field(default_factory=set)
-    tables: dict[str, MetaTable] = field(default_factory=dict)  # node id -> table
-    table_defs: dict[str, TableDef] = field(default_factory=dict)  # node id -> definition without any task's SET
-    functions: dict[str, Function] = field(default_factory=dict)
+    # node id -> table / function; a mapping that may fetch each when first asked for (`forked_snapshot`)
+    tables: Mapping[str, MetaTable] = field(default_factory=dict)
+    table_defs: Mapping[str, TableDef] = field(default_factory=dict)  # node id -> definition without any task's SET
+    functions: Mapping[str, Function] = field(default_factory=dict)
+    hashes: dict[str, str] = field(default_factory=dict)  # table and function node id -> canonical content hash
     tasks: dict[str, TaskFacts] = field(default_factory=dict)
     load_errors: list[Diagnostic] = field(default_factory=list)
     engine: str = "flink"
@@ -107,8 +110,8 @@ def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
                 snap.tables[table_node(table.key)] = table
         for fn in project.functions.values():
             snap.functions[function_node(fn.key)] = fn
-    snap.table_defs = TableDefs(snap.tables, lambda table: effective_definition(
-        table, None, None, engine=config.engine, mode=session.mode, task_path="", used_columns=None, diags=[]))
+    snap.hashes = {node: item.content_hash for items in (snap.tables, snap.functions) for node, item in items.items()}
+    snap.table_defs = bare_definitions(snap)
     tasks = session.tasks()
     summaries = [session.summary(task, compile=False) for task in tasks]
     snap.graph = workspace_graph(ws, summaries)
@@ -117,6 +120,12 @@ def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
         facts.source = snap.source(facts.node)
         snap.tasks[facts.node] = facts
     return snap
+
+
+def bare_definitions(snap: Snapshot) -> TableDefs:
+    """Each table's definition without any task's SET, made when first asked for."""
+    return TableDefs(snap.tables, lambda table: effective_definition(
+        table, None, None, engine=snap.engine, mode=snap.mode, task_path="", used_columns=None, diags=[]))
 
 
 def _definitions(session: Session, task: Task) -> dict[str, list[TableDef]]:

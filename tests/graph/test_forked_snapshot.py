@@ -1,0 +1,120 @@
+"""The base side of `flinkx impact` taken in a forked child (`graph/forked_snapshot.py`)."""
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from flinkx_build.commands import impact as impact_command
+from flinkx_build.errors import UsageError
+from flinkx_build.graph import forked_snapshot
+from flinkx_build.graph.forked_snapshot import ForkedSnapshot
+from flinkx_build.graph.gitrev import Revision
+from flinkx_build.graph.gitrev import resolve_revision
+from flinkx_build.graph.impact import compare
+from flinkx_build.graph.snapshot import take_snapshot
+from flinkx_build.pipeline import Session
+from tests.graph.test_impact_scenarios import SCENARIOS
+from tests.graph.test_impact_scenarios import rename_column
+
+pytestmark = pytest.mark.skipif(not forked_snapshot.can_fork(), reason="needs the fork start method")
+
+
+@pytest.fixture
+def forks(monkeypatch) -> list[ForkedSnapshot]:
+    """Every ForkedSnapshot the command makes (forking allowed even on a one-core machine)."""
+    assert threading.active_count() == 1, "a thread an earlier test left: a fork now could deadlock the child"
+    made = []
+
+    class Recorded(ForkedSnapshot):
+        def __init__(self, *args) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr(impact_command, "ForkedSnapshot", Recorded)
+    monkeypatch.setattr(impact_command, "can_take_forked", lambda: True)
+    return made
+
+
+def _report(impact, repo, *args: str) -> dict:
+    result, data = impact(repo, *args, "--fail-on", "never")
+    assert result.exit_code == 0, result.stderr
+    return data
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_forked_base_reports_what_the_serial_one_does(shop_root, impact, forks, monkeypatch, scenario):
+    scenario.change(shop_root)  # uncommitted: the head is the working tree
+    forked = _report(impact, shop_root, "--base", "HEAD")
+    assert len(forks) == 1 and not forks[0]._child.is_alive()  # the child ran and has exited
+    monkeypatch.setattr(impact_command, "can_take_forked", lambda: False)
+    serial = _report(impact, shop_root, "--base", "HEAD")
+    assert len(forks) == 1
+    assert forked == serial
+    assert forked["changes"] or scenario.name.startswith("change only comments")
+
+
+def test_only_what_a_change_reaches_crosses_the_pipe(shop_root, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", tempfile.mkdtemp(dir=shop_root.root.parent))
+    rename_column(shop_root)  # one table changed, in the working tree
+    root = shop_root.ws.resolve()
+    asked = []
+    with ForkedSnapshot(shop_root.root, resolve_revision(shop_root.root, "HEAD"), "", root / ".flinkx-cache", root) as side:
+        ask = side._ask
+        monkeypatch.setattr(side, "_ask", lambda kind, node: asked.append((kind, node)) or ask(kind, node))
+        base = side.snapshot()
+        head = take_snapshot(Session.open(root), root)
+        assert set(base.tables) == set(head.tables) and len(base.tables) > 5 and asked == []
+        result = compare(base, head)
+    assert [c.node for c in result.changes] == ["table.ods.orders"]
+    assert {kind for kind, _ in asked} <= {"table", "defs"}
+    assert ("table", "table.ods.orders") in asked
+    assert {node for kind, node in asked if kind == "table"} == {"table.ods.orders"}
+    # each task definition asked for is a task that reads the changed table
+    assert {node for kind, node in asked if kind == "defs"} <= {i.node for i in result.impacts if i.relation == "direct"}
+    assert os.listdir(tempfile.tempdir) == []  # the child removed its checkout
+
+
+def test_a_revision_the_child_cannot_read_is_a_usage_error(shop_root):
+    bogus = Revision("gone", "0" * 40)
+    with ForkedSnapshot(shop_root.root, bogus, "", None, shop_root.ws) as side:
+        with pytest.raises(UsageError, match=r"^cannot read revision 'gone': "):
+            side.snapshot()
+
+
+def test_a_child_that_dies_is_an_error_not_a_hang(shop_root):
+    with pytest.raises(RuntimeError, match=r"the process taking the base revision stopped \(exit code -9\)"):
+        with ForkedSnapshot(shop_root.root, resolve_revision(shop_root.root, "HEAD"), "", None, shop_root.ws) as side:
+            os.kill(side._child.pid, signal.SIGKILL)
+            side.snapshot()
+    assert not side._child.is_alive()
+
+
+def test_leaving_early_stops_the_child_and_removes_its_checkout(shop_root, monkeypatch):
+    temp = Path(tempfile.mkdtemp(dir=shop_root.root.parent))
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    with pytest.raises(KeyError):
+        with ForkedSnapshot(shop_root.root, resolve_revision(shop_root.root, "HEAD"), "", None, shop_root.ws) as side:
+            raise KeyError("the head failed to load")  # while the child is still taking the base
+    assert not side._child.is_alive()
+    assert list(temp.iterdir()) == []
+
+
+def test_a_usage_error_in_the_head_stops_the_child(shop_root, impact, forks):
+    shop_root.path("flinkx.yaml").write_text("engine: nope\n", encoding="utf-8")  # FX100 after the base has started
+    result, _ = impact(shop_root, "--base", "HEAD")
+    assert result.exit_code == 2 and "invalid flinkx.yaml" in result.stderr
+    assert len(forks) == 1 and not forks[0]._child.is_alive()
+
+
+def test_no_pickle_reaches_the_cache(shop_root, impact, forks):
+    """What crossed the pipe stays in memory: the child's cache entries are JSON like the parent's."""
+    rename_column(shop_root)
+    impact(shop_root, "--base", "HEAD", "--fail-on", "never")
+    assert len(forks) == 1
+    cached = list((shop_root.ws / ".flinkx-cache").rglob("*"))
+    assert cached and all(not p.is_file() or not p.read_bytes().startswith(b"\x80") for p in cached)
