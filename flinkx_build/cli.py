@@ -57,8 +57,6 @@ class _Group(click.Group):
         return resolved
 
     def invoke(self, ctx: click.Context):
-        from flinkx_build.frontend import worker
-
         try:
             return super().invoke(ctx)
         except WorkspaceErrors as exc:
@@ -81,7 +79,9 @@ class _Group(click.Group):
             echo_error(mask_text(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)"))
             sys.exit(2)
         finally:
-            worker.close_early()
+            worker = sys.modules.get("flinkx_build.frontend.worker")  # imported only by a run that forks one
+            if worker is not None:
+                worker.close_early()
 
 
 def _verbosity_callback(level: int):

@@ -5,12 +5,11 @@ import difflib
 from pathlib import Path
 
 import click
-from rich.text import Text
 
-from flinkx_build.commands.console import console_for
 from flinkx_build.commands.console import echo_result
+from flinkx_build.commands.console import echo_spans
 from flinkx_build.commands.console import echo_summary
-from flinkx_build.commands.console import finding_text
+from flinkx_build.commands.console import finding_spans
 from flinkx_build.commands.lint import code_filter
 from flinkx_build.commands.lint import code_options
 from flinkx_build.commands.lint import lint_groups
@@ -33,10 +32,8 @@ def unified_diff(changes: list[FileFix]) -> str:
 
 def echo_fixed(changes: list[FileFix], err: bool) -> None:
     """One `fixed path:line:col: CODE message` line per repaired finding (positions before the fix)."""
-    console = console_for(err)
-    for change in sorted(changes, key=lambda c: c.display_path):
-        for diag in sorted(set(change.fixed)):
-            console.print(Text("fixed ", style="green") + finding_text(diag))
+    echo_spans(([("fixed ", "green"), *finding_spans(diag)]
+                for change in sorted(changes, key=lambda c: c.display_path) for diag in sorted(set(change.fixed))), err)
 
 
 @click.command("fix")

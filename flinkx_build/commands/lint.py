@@ -14,7 +14,6 @@ from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
-from flinkx_build.frontend.worker import take
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.lint.formats import render
 from flinkx_build.lint.result_cache import LintMemo
@@ -75,7 +74,11 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
         echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
         # named files: their rule passes go to the parser process the CLI forked when it read the
         # command, which imports sqlfluff while this one checks the memo and loads (`frontend/worker.py`)
-        parser = take("lint") if files and not fix else None
+        parser = None
+        if files and not fix:
+            from flinkx_build.frontend.worker import take
+
+            parser = take("lint")
         try:
             memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore)
             replayed = memo.replay() if memo is not None else None

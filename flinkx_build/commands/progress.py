@@ -11,18 +11,15 @@ from __future__ import annotations
 import sys
 import time
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 from typing import Iterator
-
-from rich.console import Console
-from rich.progress import BarColumn
-from rich.progress import MofNCompleteColumn
-from rich.progress import Progress
-from rich.progress import TaskID
-from rich.progress import TextColumn
-from rich.progress import TimeElapsedColumn
 
 from flinkx_build.commands.console import QUIET
 from flinkx_build.commands.console import verbosity
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+    from rich.progress import TaskID
 
 SHOW_AFTER_S = 1.0
 
@@ -52,6 +49,13 @@ class TaskProgress:
             self._bar.update(self._task, completed=self._done, current=name)
 
     def _start(self) -> None:
+        from rich.console import Console  # imported by a run that shows a bar, not by every run
+        from rich.progress import BarColumn
+        from rich.progress import MofNCompleteColumn
+        from rich.progress import Progress
+        from rich.progress import TextColumn
+        from rich.progress import TimeElapsedColumn
+
         console = Console(file=sys.stderr, highlight=False, markup=False, emoji=False)
         self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), TextColumn("{task.fields[current]}"),

@@ -5,13 +5,12 @@ import time
 from pathlib import Path
 
 import click
-from rich.text import Text
 
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
-from flinkx_build.commands.console import console_for
 from flinkx_build.commands.console import echo_progress
+from flinkx_build.commands.console import echo_spans
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
@@ -87,7 +86,5 @@ def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Pa
 
 def _echo_human(text: str) -> None:
     """The result lines on stdout; PASS green and FAIL red on a terminal (same characters)."""
-    console = console_for(err=False)
-    for line in text.splitlines():
-        style = "green" if line.startswith("PASS") else "red" if line.startswith("FAIL") else ""
-        console.print(Text(line, style=style))
+    echo_spans([(line, "green" if line.startswith("PASS") else "red" if line.startswith("FAIL") else "")]
+               for line in text.splitlines())

@@ -59,3 +59,16 @@ def test_no_colour_when_piped(lint_ws):
     result = flinkx_process("lint", str(root), cwd=root.parent)
     assert result.returncode == 1
     assert "FX01" in result.stdout and not COLOUR.search(result.stdout + result.stderr)
+
+
+def test_force_color_colours_a_pipe_with_the_same_characters(lint_ws):
+    """FORCE_COLOR (and TTY_COMPATIBLE=1) make rich colour a pipe; flinkx then goes through rich too."""
+    root = lint_ws()
+    plain = flinkx_process("lint", str(root), cwd=root.parent)
+    for env in ({"FORCE_COLOR": "1"}, {"TTY_COMPATIBLE": "1"}):
+        forced = flinkx_process("lint", str(root), cwd=root.parent, env=env)
+        assert forced.returncode == plain.returncode == 1
+        assert COLOUR_CODE.search(forced.stdout) and COLOUR_CODE.search(forced.stderr), env
+        assert COLOUR.sub("", forced.stdout) == plain.stdout
+    off = flinkx_process("lint", str(root), cwd=root.parent, env={"FORCE_COLOR": "1", "TTY_COMPATIBLE": "0"})
+    assert not COLOUR.search(off.stdout + off.stderr)

@@ -47,7 +47,21 @@ def test_a_replayed_build_imports_neither_sqlfluff_nor_networkx(tmp_path):
     assert first.returncode == 0 and _imported(first.stderr) >= {"sqlfluff", "networkx"}, first.stderr[-2000:]
     again = subprocess.run(build, capture_output=True, text=True, cwd=tmp_path)
     assert again.returncode == 0
-    assert not _imported(again.stderr) & {"sqlfluff", "networkx"}
+    # nor rich (piped: nothing to colour) nor the process pools (nothing to fork)
+    assert not _imported(again.stderr) & {"sqlfluff", "networkx", "rich", "concurrent"}
+    assert again.stdout == first.stdout and "flinkx: built " in again.stderr
+
+
+def test_a_replayed_lint_imports_neither_sqlfluff_nor_rich(tmp_path):
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws, ignore=shutil.ignore_patterns("build", ".flinkx-cache"))
+    lint = [sys.executable, "-X", "importtime", "-m", "flinkx_build", "lint", str(ws)]
+    first = subprocess.run(lint, capture_output=True, text=True, cwd=tmp_path)
+    assert first.returncode in (0, 1) and "sqlfluff" in _imported(first.stderr), first.stderr[-2000:]
+    again = subprocess.run(lint, capture_output=True, text=True, cwd=tmp_path)
+    assert again.returncode == first.returncode
+    assert not _imported(again.stderr) & {"sqlfluff", "networkx", "rich", "concurrent"}
+    assert again.stdout == first.stdout
 
 
 def test_a_build_after_an_edit_that_keeps_the_graph_does_not_import_networkx(tmp_path):
