@@ -118,3 +118,14 @@ def test_no_pickle_reaches_the_cache(shop_root, impact, forks):
     assert len(forks) == 1
     cached = list((shop_root.ws / ".flinkx-cache").rglob("*"))
     assert cached and all(not p.is_file() or not p.read_bytes().startswith(b"\x80") for p in cached)
+
+
+def test_no_process_to_be_had_takes_the_base_here(shop_root, impact, monkeypatch):
+    def refuse(*args):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(impact_command, "ForkedSnapshot", refuse)
+    monkeypatch.setattr(impact_command, "can_take_forked", lambda: True)
+    rename_column(shop_root)
+    result, data = impact(shop_root, "--base", "HEAD", "--fail-on", "never")
+    assert result.exit_code == 0 and [c["node"] for c in data["changes"]] == ["table.ods.orders"]
