@@ -101,22 +101,27 @@ def _listing(repo: Path, commit: str, prefix: str) -> list[tuple[str, str]]:
     return files
 
 
-def _write_blobs(repo: Path, files: list[tuple[str, str]], dest: Path, worktree: Path | None = None) -> None:
+def _write_blobs(repo: Path, files: list[tuple[str, str]], dest: Path, worktree: Path | None = None, prefix: str = "") -> None:
     """Write each blob below `dest`; one the working tree holds byte for byte is hard-linked from it.
 
     Creating a few thousand files costs seconds on some disks, a hard link a
     fraction of it, and in a pull request almost every file is unchanged. A
     link is made only to a regular file (never through a symlink) whose bytes
-    hash to the blob's object name, so the folder holds the revision exactly;
-    nothing ever writes into it.
+    are the blob's: git's index says so for a file it tracks with that blob
+    and holds unchanged (`_clean_in_index`, as `git status` decides), else its
+    bytes are hashed. So the folder holds the revision exactly; nothing ever
+    writes into it.
     """
     if not files:
         return
     wanted = [(obj, rel) for obj, rel in files if ".." not in PurePosixPath(rel).parts]
+    clean = _clean_in_index(repo, prefix) if worktree is not None else {}
     linked = set()
     for obj, rel in wanted if worktree is not None else ():
         parts = PurePosixPath(rel).parts
-        if _same_blob(worktree.joinpath(*parts), obj) and _link(worktree.joinpath(*parts), dest.joinpath(*parts)):
+        source = worktree.joinpath(*parts)
+        same = _regular_and_small(source) if clean.get(rel) == obj else _same_blob(source, obj)
+        if same and _link(source, dest.joinpath(*parts)):
             linked.add(rel)
     rest = [(obj, rel) for obj, rel in wanted if rel not in linked]
     if not rest:
@@ -136,13 +141,49 @@ def _write_blobs(repo: Path, files: list[tuple[str, str]], dest: Path, worktree:
         target.write_bytes(body)
 
 
-def _same_blob(path: Path, obj: str) -> bool:
-    """True when `path` is a regular file (not a link) whose git blob id is `obj` (SHA-1 repositories)."""
+def _clean_in_index(repo: Path, prefix: str) -> dict[str, str]:
+    """Workspace-relative path -> blob id, for each regular file the index tracks and the working
+    tree holds unchanged (`git diff-files`: git's stat check, content-checked where racy); {} when git cannot say.
+
+    Two git calls instead of hashing every file of the workspace (0.2 s at 1,000 tasks)."""
+    specs = [str(PurePosixPath(prefix, w)) if prefix else w for w in WANTED]
+    try:
+        staged = _git(repo, "ls-files", "--stage", "-z", "--", *specs)
+        # ctime aside: the hard links of an earlier checkout changed every linked file's (its link count)
+        dirty = set(_git(repo, "-c", "core.trustctime=false", "diff-files", "--name-only", "-z", "--", *specs).split(b"\0"))
+    except (_GitFailed, UsageError):
+        return {}
+    clean = {}
+    for entry in staged.split(b"\0"):
+        meta, _, path = entry.partition(b"\t")
+        fields = meta.decode("ascii", "replace").split(" ")
+        # stage 0 only (a conflicted path is never clean), regular files only
+        if len(fields) != 3 or fields[2] != "0" or fields[0] not in ("100644", "100755") or path in dirty:
+            continue
+        rel = path.decode("utf-8", "surrogateescape")
+        if prefix:
+            if not rel.startswith(prefix + "/"):
+                continue
+            rel = rel[len(prefix) + 1 :]
+        clean[rel] = fields[1]
+    return clean
+
+
+def _regular_and_small(path: Path) -> bool:
+    """A regular file (not a link) no larger than the loader reads."""
     try:
         info = os.lstat(path)
-        # a folder on the way may be a link out of the tree: never read more than the loader would
-        if not stat.S_ISREG(info.st_mode) or len(obj) != 40 or info.st_size > MAX_FILE_BYTES:
-            return False
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES
+
+
+def _same_blob(path: Path, obj: str) -> bool:
+    """True when `path` is a regular file (not a link) whose git blob id is `obj` (SHA-1 repositories)."""
+    # a folder on the way may be a link out of the tree: never read more than the loader would
+    if len(obj) != 40 or not _regular_and_small(path):
+        return False
+    try:
         data = path.read_bytes()
     except OSError:
         return False
@@ -171,7 +212,7 @@ def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | Non
             yield None
             return
         try:
-            _write_blobs(repo, files, folder, repo / prefix if prefix else repo)
+            _write_blobs(repo, files, folder, repo / prefix if prefix else repo, prefix)
         except _GitFailed as exc:
             raise UsageError(f"cannot read revision '{revision.spec}': {exc}") from None
         yield folder
