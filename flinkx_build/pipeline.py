@@ -214,6 +214,10 @@ class Session:
             return True
         return self.summary_cache is not None and self.summary_cache.has(self._summary_key(task))
 
+    def summary_key(self, task: Task) -> str | None:
+        """The key of the task's summary: equal keys, equal summaries (None: the cache is off or cannot key it)."""
+        return self._summary_key(task)
+
     def _summary_key(self, task: Task) -> str | None:
         if task.key not in self._summary_keys:
             self._summary_keys[task.key] = self.summary_cache.key(task, self.context_for(task)) if self.summary_cache else None

@@ -130,7 +130,7 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
         else:
             head_snap = revision_snapshot(stack, repo, head_rev, prefix, work, root)
         if sides.forked is not None:
-            base_snap = sides.forked.snapshot()
+            base_snap = sides.forked.snapshot(head_snap)
         else:
             base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root)
         result = compare(base_snap, head_snap)

@@ -93,7 +93,7 @@ def graph_parts(ws: Workspace, summaries: list[TaskSummary]) -> GraphParts:
             parts.elements.append((function_node(fn.key), {"kind": "function", "project": fn.project, "name": fn.name,
                                                         "source": _source(ws, fn.loc.path)}))
     for summary in summaries:
-        _add_task(parts, summary, _source(ws, summary.display_path))
+        parts.elements.extend(task_elements(ws, summary))
     return parts
 
 
@@ -102,19 +102,22 @@ def workspace_graph(ws: Workspace, summaries: list[TaskSummary]) -> nx.DiGraph:
     return graph_parts(ws, summaries).to_networkx()
 
 
-def _add_task(parts: GraphParts, summary: TaskSummary, source: str) -> None:
+def task_elements(ws: Workspace, summary: TaskSummary) -> list[tuple[str, dict[str, Any]] | tuple[str, str, dict[str, Any]]]:
+    """What one task adds to the graph: its node, then its edges."""
     node = task_node(summary.key)
-    parts.elements.append((node, {"kind": "task", "project": summary.project, "name": summary.name, "source": source,
-                               "ok": summary.ok}))
+    out: list[tuple[str, dict[str, Any]] | tuple[str, str, dict[str, Any]]] = [
+        (node, {"kind": "task", "project": summary.project, "name": summary.name,
+                "source": _source(ws, summary.display_path), "ok": summary.ok})]
     for read in summary.reads:
-        parts.elements.append((table_node(read.table), node, {
+        out.append((table_node(read.table), node, {
             "relation": "lookup" if read.lookup_only else "reads", "columns": list(read.columns),
             "wildcard": read.wildcard, "line": read.line, "col": read.col,
         }))
     for write in summary.writes:
-        parts.elements.append((node, table_node(write.table), {"relation": "writes", "line": write.line, "col": write.col}))
+        out.append((node, table_node(write.table), {"relation": "writes", "line": write.line, "col": write.col}))
     for key in summary.functions:
-        parts.elements.append((function_node(key), node, {"relation": "calls"}))
+        out.append((function_node(key), node, {"relation": "calls"}))
+    return out
 
 
 def find_cycles(graph: nx.DiGraph, include_lookups: bool | None = None) -> list[list[str]]:

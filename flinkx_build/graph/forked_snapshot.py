@@ -2,12 +2,16 @@
 
 The two sides are independent until they are compared, and each is a
 load, a thousand summary keys and a thousand cached summaries: on two
-cores they overlap. The child checks the revision out, takes its snapshot,
-and keeps both until the parent is done; it sends what every comparison
-reads (graph, projects, content hashes, task facts, load errors) and
-nothing else, because pickling every meta table cost more than loading
-them (5 MB, 0.9 s at 1,000 tasks). The few tables, functions and task
-definitions a change reaches are asked for one at a time (`_Fetched`).
+cores they overlap. The child checks the revision out, loads it and
+computes every task's summary key, and keeps its session and checkout
+until the parent is done. A task whose key the head has too has the same
+summary, so its facts and graph elements are the head's: the parent names
+the others, and only those are summarised in the child (at 1,000 tasks
+with one table changed: the handful that read it, instead of reading a
+thousand summaries twice). Tables, functions and per-task definitions stay
+in the child (pickling every meta table was 5 MB and cost 0.9 s, more
+than loading them): the few a change reaches are asked for one at a time
+(`_Fetched`).
 
 Objects cross the pipe as pickles: both ends are this program, forked, and
 nothing of it is ever written to disk (the caches stay JSON).
@@ -29,14 +33,17 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import UsageError
 from flinkx_build.forked import CORES
 from flinkx_build.forked import can_fork
 from flinkx_build.graph.gitrev import Revision
 from flinkx_build.graph.gitrev import checkout
 from flinkx_build.graph.snapshot import Snapshot
+from flinkx_build.graph.snapshot import add_tasks
+from flinkx_build.graph.snapshot import assemble_graph
 from flinkx_build.graph.snapshot import bare_definitions
-from flinkx_build.graph.snapshot import take_snapshot
+from flinkx_build.graph.snapshot import static_snapshot
 
 _DONE = None  # the parent's last message: the child removes its checkout and exits
 
@@ -62,14 +69,23 @@ class ForkedSnapshot:
         self._child.start()
         child_end.close()  # the child's end lives in the child only: its exit is then an EOF here
 
-    def snapshot(self) -> Snapshot:
-        """The base snapshot (waits for the child); tables, functions and definitions are fetched when read."""
+    def snapshot(self, head: Snapshot) -> Snapshot:
+        """The base snapshot (waits for the child), reusing `head`'s facts of every task whose summary
+        key is the same; tables, functions and definitions are fetched when read."""
         snap, table_nodes, function_nodes = self._reply()
         snap.tables = _Fetched(table_nodes, partial(self._ask, "table"))
         snap.functions = _Fetched(function_nodes, partial(self._ask, "function"))
         snap.table_defs = bare_definitions(snap)
-        for node, facts in snap.tasks.items():
+        order = list(snap.summary_keys)
+        same = {node for node, key in snap.summary_keys.items()
+                if key is not None and head.summary_keys.get(node) == key and node in head.tasks}
+        self._conn.send([node for node in order if node not in same])
+        made, parts = self._reply()
+        for node, facts in made.items():
             facts.load_defs = partial(self._ask, "defs", node)
+        snap.tasks = {node: head.tasks[node] if node in same else made[node] for node in order}
+        snap.task_parts = {node: head.task_parts[node] if node in same else parts[node] for node in order}
+        assemble_graph(snap, order)
         return snap
 
     def _ask(self, kind: str, node: str) -> Any:
@@ -138,10 +154,19 @@ def _serve(conn, repo: Path, revision: Revision, prefix: str, shared_cache: Path
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # unwinds, so the checkout is removed
     try:
         with checkout(repo, revision, prefix) as folder:
-            snap = Snapshot()
+            snap, session = Snapshot(), None
             if folder is not None:
-                snap = take_snapshot(Session.open(folder, use_cache=False, shared_cache=shared_cache), shown_root)
+                session = Session.open(folder, use_cache=False, shared_cache=shared_cache)
+                snap = static_snapshot(session, shown_root)
             conn.send(("ok", _portable(snap)))
+            wanted = conn.recv()
+            if wanted is _DONE:
+                return
+            if session is not None:
+                wanted = set(wanted)
+                add_tasks(snap, session, shown_root, [t for t in session.tasks() if task_node(t.key) in wanted])
+            made = {node: replace(facts, load_defs=dict) for node, facts in snap.tasks.items()}
+            conn.send(("ok", (made, snap.task_parts)))
             for request in iter(conn.recv, _DONE):
                 conn.send(("ok", _answer(snap, *request)))
     except (EOFError, BrokenPipeError):  # the parent has gone: nothing to tell it
@@ -157,9 +182,8 @@ def _serve(conn, repo: Path, revision: Revision, prefix: str, shared_cache: Path
 
 
 def _portable(snap: Snapshot) -> tuple[Snapshot, list[str], list[str]]:
-    """The snapshot without its tables, functions and lazy definitions (those stay in the child), and their node ids."""
-    tasks = {node: replace(facts, load_defs=dict) for node, facts in snap.tasks.items()}
-    light = replace(snap, tables={}, functions={}, table_defs={}, tasks=tasks)
+    """The static snapshot without its tables, functions and definitions (those stay in the child), and their node ids."""
+    light = replace(snap, tables={}, functions={}, table_defs={}, tasks={}, task_parts={})
     return light, list(snap.tables), list(snap.functions)
 
 

@@ -21,7 +21,9 @@ from flinkx_build.emit.manifest import function_node
 from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
-from flinkx_build.graph.build import workspace_graph
+from flinkx_build.graph.build import GraphParts
+from flinkx_build.graph.build import graph_parts
+from flinkx_build.graph.build import task_elements
 from flinkx_build.load.workspace import display_path
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
@@ -85,6 +87,12 @@ class Snapshot:
     load_errors: list[Diagnostic] = field(default_factory=list)
     engine: str = "flink"
     mode: str = "stream"
+    # how the graph was assembled: the tables' and functions' part, then each task's elements in task
+    # order; and each task's summary key (None: not cacheable). A task with the same key on both
+    # sides has the same facts and elements, so the base reuses the head's (`forked_snapshot`).
+    static_parts: GraphParts = field(default_factory=lambda: GraphParts({}))
+    task_parts: dict[str, list] = field(default_factory=dict)
+    summary_keys: dict[str, str | None] = field(default_factory=dict)
 
     def source(self, node: str) -> str:
         return str(self.graph.nodes[node].get("source", "")) if node in self.graph else ""
@@ -98,9 +106,16 @@ def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
     same file has in the working tree, so a reviewer can open it. The
     session must stay usable (its folder on disk) while the snapshot is read.
     """
+    snap = static_snapshot(session, shown_root)
+    add_tasks(snap, session, shown_root, session.tasks())
+    assemble_graph(snap, list(snap.summary_keys))
+    return snap
+
+
+def static_snapshot(session: Session, shown_root: Path) -> Snapshot:
+    """Everything but the tasks' facts: projects, tables, functions, load errors, and each task's summary key."""
     ws = session.workspace
-    config = ws.config
-    snap = Snapshot(engine=config.engine, mode=session.mode)
+    snap = Snapshot(engine=ws.config.engine, mode=session.mode)
     snap.projects = set(ws.projects)
     relocate = _relocator(ws.root, shown_root)
     snap.load_errors = [relocate(d) for d in session.load_diagnostics if d.is_error]
@@ -112,14 +127,29 @@ def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
             snap.functions[function_node(fn.key)] = fn
     snap.hashes = {node: item.content_hash for items in (snap.tables, snap.functions) for node, item in items.items()}
     snap.table_defs = bare_definitions(snap)
-    tasks = session.tasks()
-    summaries = [session.summary(task, compile=False) for task in tasks]
-    snap.graph = workspace_graph(ws, summaries)
-    for task, summary in zip(tasks, summaries):
-        facts = _task_facts(summary, relocate, partial(_definitions, session, task))
-        facts.source = snap.source(facts.node)
-        snap.tasks[facts.node] = facts
+    snap.static_parts = graph_parts(ws, [])
+    snap.summary_keys = {task_node(task.key): session.summary_key(task) for task in session.tasks()}
     return snap
+
+
+def add_tasks(snap: Snapshot, session: Session, shown_root: Path, tasks: list[Task]) -> None:
+    """The facts and graph elements of `tasks` (each summary read from the cache, or made)."""
+    relocate = _relocator(session.workspace.root, shown_root)
+    for task in tasks:
+        summary = session.summary(task, compile=False)
+        facts = _task_facts(summary, relocate, partial(_definitions, session, task))
+        snap.tasks[facts.node] = facts
+        snap.task_parts[facts.node] = task_elements(session.workspace, summary)
+
+
+def assemble_graph(snap: Snapshot, order: list[str]) -> None:
+    """The graph from its parts, the tasks' in `order` (as `workspace_graph` adds them); each task's source from it."""
+    parts = GraphParts(snap.static_parts.attrs, list(snap.static_parts.elements))
+    for node in order:
+        parts.elements.extend(snap.task_parts[node])
+    snap.graph = parts.to_networkx()
+    for node, facts in snap.tasks.items():
+        facts.source = facts.source or snap.source(node)  # (a fact shared with the head has its own already)
 
 
 def bare_definitions(snap: Snapshot) -> TableDefs:

@@ -16,6 +16,7 @@ from flinkx_build.graph.forked_snapshot import ForkedSnapshot
 from flinkx_build.graph.gitrev import Revision
 from flinkx_build.graph.gitrev import resolve_revision
 from flinkx_build.graph.impact import compare
+from flinkx_build.graph.snapshot import Snapshot
 from flinkx_build.graph.snapshot import take_snapshot
 from flinkx_build.pipeline import Session
 from tests.graph.test_impact_scenarios import SCENARIOS
@@ -66,9 +67,15 @@ def test_only_what_a_change_reaches_crosses_the_pipe(shop_root, monkeypatch):
     with ForkedSnapshot(shop_root.root, resolve_revision(shop_root.root, "HEAD"), "", root / ".flinkx-cache", root) as side:
         ask = side._ask
         monkeypatch.setattr(side, "_ask", lambda kind, node: asked.append((kind, node)) or ask(kind, node))
-        base = side.snapshot()
         head = take_snapshot(Session.open(root), root)
+        base = side.snapshot(head)
         assert set(base.tables) == set(head.tables) and len(base.tables) > 5 and asked == []
+        # a task whose summary key is unchanged shares the head's facts: only the others were summarised there
+        readers = {node for node, facts in head.tasks.items() if "table.ods.orders" in facts.reads}
+        rekeyed = {node for node, key in base.summary_keys.items() if head.summary_keys[node] != key}
+        summarised = {node for node in base.tasks if base.tasks[node] is not head.tasks[node]}
+        assert set(base.tasks) == set(head.tasks) and None not in base.summary_keys.values()
+        assert readers <= summarised == rekeyed < set(head.tasks)
         result = compare(base, head)
     assert [c.node for c in result.changes] == ["table.ods.orders"]
     assert {kind for kind, _ in asked} <= {"table", "defs"}
@@ -83,14 +90,14 @@ def test_a_revision_the_child_cannot_read_is_a_usage_error(shop_root):
     bogus = Revision("gone", "0" * 40)
     with ForkedSnapshot(shop_root.root, bogus, "", None, shop_root.ws) as side:
         with pytest.raises(UsageError, match=r"^cannot read revision 'gone': "):
-            side.snapshot()
+            side.snapshot(Snapshot())
 
 
 def test_a_child_that_dies_is_an_error_not_a_hang(shop_root):
     with pytest.raises(RuntimeError, match=r"the process taking the base revision stopped \(exit code -9\)"):
         with ForkedSnapshot(shop_root.root, resolve_revision(shop_root.root, "HEAD"), "", None, shop_root.ws) as side:
             os.kill(side._child.pid, signal.SIGKILL)
-            side.snapshot()
+            side.snapshot(Snapshot())
     assert not side._child.is_alive()
 
 
