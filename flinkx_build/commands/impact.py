@@ -36,8 +36,9 @@ from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
 
 
-def revision_snapshot(stack: ExitStack, repo: Path, revision: Revision, prefix: str, work: Session, shown_root: Path) -> Snapshot:
-    """The workspace at `revision`, or an empty one if it did not exist there.
+def revision_snapshot(stack: ExitStack, repo: Path, revision: Revision, prefix: str, work: Session, shown_root: Path,
+                      other: Snapshot | None = None) -> Snapshot:
+    """The workspace at `revision`, or an empty one if it did not exist there (`other`: as in `take_snapshot`).
 
     The checkout stays on disk until `stack` closes: the snapshot resolves
     the few tasks a change reaches only when the comparison asks.
@@ -45,7 +46,7 @@ def revision_snapshot(stack: ExitStack, repo: Path, revision: Revision, prefix: 
     folder = stack.enter_context(checkout(repo, revision, prefix))
     if folder is None:
         return Snapshot()
-    return take_snapshot(revision_session(folder, work), shown_root)
+    return take_snapshot(revision_session(folder, work), shown_root, other)
 
 
 def revision_session(folder: Path, work: Session) -> Session:
@@ -132,7 +133,7 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
         if sides.forked is not None:
             base_snap = sides.forked.snapshot(head_snap)
         else:
-            base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root)
+            base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root, other=head_snap)
         result = compare(base_snap, head_snap)
     tripped = result.trips(fail_on)
     verdicts = {}

@@ -43,6 +43,8 @@ from flinkx_build.graph.snapshot import Snapshot
 from flinkx_build.graph.snapshot import add_tasks
 from flinkx_build.graph.snapshot import assemble_graph
 from flinkx_build.graph.snapshot import bare_definitions
+from flinkx_build.graph.snapshot import reuse
+from flinkx_build.graph.snapshot import shared_tasks
 from flinkx_build.graph.snapshot import static_snapshot
 
 _DONE = None  # the parent's last message: the child removes its checkout and exits
@@ -76,16 +78,13 @@ class ForkedSnapshot:
         snap.tables = _Fetched(table_nodes, partial(self._ask, "table"))
         snap.functions = _Fetched(function_nodes, partial(self._ask, "function"))
         snap.table_defs = bare_definitions(snap)
-        order = list(snap.summary_keys)
-        same = {node for node, key in snap.summary_keys.items()
-                if key is not None and head.summary_keys.get(node) == key and node in head.tasks}
-        self._conn.send([node for node in order if node not in same])
+        same = shared_tasks(snap, head)
+        self._conn.send([node for node in snap.summary_keys if node not in same])
         made, parts = self._reply()
         for node, facts in made.items():
             facts.load_defs = partial(self._ask, "defs", node)
-        snap.tasks = {node: head.tasks[node] if node in same else made[node] for node in order}
-        snap.task_parts = {node: head.task_parts[node] if node in same else parts[node] for node in order}
-        assemble_graph(snap, order)
+        reuse(snap, head, same, made, parts)
+        assemble_graph(snap, list(snap.summary_keys))
         return snap
 
     def _ask(self, kind: str, node: str) -> Any:

@@ -98,18 +98,35 @@ class Snapshot:
         return str(self.graph.nodes[node].get("source", "")) if node in self.graph else ""
 
 
-def take_snapshot(session: Session, shown_root: Path) -> Snapshot:
+def take_snapshot(session: Session, shown_root: Path, other: Snapshot | None = None) -> Snapshot:
     """Every task's summary (cached by content), and definitions on demand.
 
     `shown_root` is the working tree's workspace folder: diagnostics of a
     revision checked out in a temporary folder are shown at the path the
     same file has in the working tree, so a reviewer can open it. The
     session must stay usable (its folder on disk) while the snapshot is read.
+    `other`: the other side, already taken; its facts serve every task whose summary key is the same.
     """
     snap = static_snapshot(session, shown_root)
-    add_tasks(snap, session, shown_root, session.tasks())
+    same = shared_tasks(snap, other) if other is not None else set()
+    add_tasks(snap, session, shown_root, [t for t in session.tasks() if task_node(t.key) not in same])
+    if other is not None:
+        reuse(snap, other, same, snap.tasks, snap.task_parts)
     assemble_graph(snap, list(snap.summary_keys))
     return snap
+
+
+def shared_tasks(snap: Snapshot, other: Snapshot) -> set[str]:
+    """The task nodes whose summary key `other` has too: the same summary, so the same facts and graph elements."""
+    return {node for node, key in snap.summary_keys.items()
+            if key is not None and other.summary_keys.get(node) == key and node in other.tasks}
+
+
+def reuse(snap: Snapshot, other: Snapshot, same: set[str], made: dict[str, TaskFacts], parts: dict[str, list]) -> None:
+    """`snap`'s tasks in task order: `other`'s facts and elements for `same`, `made` and `parts` for the rest."""
+    order = list(snap.summary_keys)
+    snap.tasks = {node: other.tasks[node] if node in same else made[node] for node in order}
+    snap.task_parts = {node: other.task_parts[node] if node in same else parts[node] for node in order}
 
 
 def static_snapshot(session: Session, shown_root: Path) -> Snapshot:

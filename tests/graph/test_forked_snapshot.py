@@ -136,3 +136,14 @@ def test_no_process_to_be_had_takes_the_base_here(shop_root, impact, monkeypatch
     rename_column(shop_root)
     result, data = impact(shop_root, "--base", "HEAD", "--fail-on", "never")
     assert result.exit_code == 0 and [c["node"] for c in data["changes"]] == ["table.ods.orders"]
+
+
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.name in ("rename a column", "change a variable's value",
+                                                                       "move a meta table file whose name: stays")],
+                         ids=lambda s: s.name)
+def test_reusing_the_heads_facts_changes_no_report(shop_root, impact, scenario):
+    """With --no-cache no task has a summary key, so each side summarises every task itself."""
+    scenario.change(shop_root)
+    reused = _report(impact, shop_root, "--base", "HEAD")
+    alone = _report(impact, shop_root, "--base", "HEAD", "--no-cache")
+    assert reused == alone and reused["changes"]
