@@ -32,6 +32,7 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
+from typing import NoReturn
 
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import UsageError
@@ -79,7 +80,7 @@ class ForkedSnapshot:
         snap.functions = _Fetched(function_nodes, partial(self._ask, "function"))
         snap.table_defs = bare_definitions(snap)
         same = shared_tasks(snap, head)
-        self._conn.send([node for node in snap.summary_keys if node not in same])
+        self._send([node for node in snap.summary_keys if node not in same])
         made, parts = self._reply()
         for node, facts in made.items():
             facts.load_defs = partial(self._ask, "defs", node)
@@ -88,20 +89,29 @@ class ForkedSnapshot:
         return snap
 
     def _ask(self, kind: str, node: str) -> Any:
-        self._conn.send((kind, node))
+        self._send((kind, node))
         return self._reply()
+
+    def _send(self, message: Any) -> None:
+        try:
+            self._conn.send(message)
+        except OSError:  # the child has gone: say so as a failed reply would
+            self._stopped()
 
     def _reply(self) -> Any:
         try:
             status, value = self._conn.recv()
         except EOFError:
-            self._child.join(5)
-            raise RuntimeError(f"the process taking the base revision stopped (exit code {self._child.exitcode})") from None
+            self._stopped()
         if status == "usage":
             raise UsageError(value)
         if status == "error":
             raise RuntimeError(f"while taking the base revision: {value}")
         return value
+
+    def _stopped(self) -> NoReturn:
+        self._child.join(5)
+        raise RuntimeError(f"the process taking the base revision stopped (exit code {self._child.exitcode})") from None
 
     def __enter__(self) -> ForkedSnapshot:
         return self

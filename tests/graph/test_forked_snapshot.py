@@ -101,6 +101,16 @@ def test_a_child_that_dies_is_an_error_not_a_hang(shop_root):
     assert not side._child.is_alive()
 
 
+def test_a_child_that_dies_after_the_snapshot_fails_the_next_fetch(shop_root):
+    root = shop_root.ws.resolve()
+    with pytest.raises(RuntimeError, match=r"the process taking the base revision stopped"):
+        with ForkedSnapshot(shop_root.root, resolve_revision(shop_root.root, "HEAD"), "", None, root) as side:
+            base = side.snapshot(Snapshot())
+            os.kill(side._child.pid, signal.SIGKILL)
+            side._child.join()
+            base.tables["table.ods.orders"]
+
+
 def test_leaving_early_stops_the_child_and_removes_its_checkout(shop_root, monkeypatch):
     temp = Path(tempfile.mkdtemp(dir=shop_root.root.parent))
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
