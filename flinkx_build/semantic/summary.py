@@ -147,6 +147,8 @@ class _Paths:
     def __init__(self, root: Path) -> None:
         self.root = str(root.resolve())
         self._shown: dict[str, str] = {}
+        self._cwd = ""  # what `_shown` and `_base` were made for: shown paths are relative to the current folder
+        self._base: str | None = None  # the root relative to it, when the root is the current folder or below
 
     def store(self, shown: str) -> str:
         absolute = os.path.abspath(shown)
@@ -154,6 +156,10 @@ class _Paths:
         return "ws:" + Path(rel).as_posix() if not rel.startswith("..") else "abs:" + absolute
 
     def show(self, stored: str) -> str:
+        cwd = os.getcwd()
+        if cwd != self._cwd:
+            base = os.path.relpath(self.root, cwd)
+            self._cwd, self._shown, self._base = cwd, {}, None if base.startswith("..") else base
         if stored not in self._shown:
             self._shown[stored] = self._show(stored)
         return self._shown[stored]
@@ -163,6 +169,10 @@ class _Paths:
 
         kind, _, rest = stored.partition(":")
         if kind == "ws":  # string paths: a Path per stored path cost more than the whole decode
+            if self._base is not None:  # what relpath gives, without its walk up from the current folder
+                shown = os.path.normpath(os.path.join(self._base, rest))
+                if not shown.startswith(".."):
+                    return shown
             return display_path(os.path.join(self.root, rest))  # type: ignore[arg-type]
         if kind == "abs":
             return display_path(rest)  # type: ignore[arg-type]

@@ -108,3 +108,18 @@ def test_a_tampered_entry_is_a_miss(ws):
 def test_no_cache_writes_no_summaries(ws):
     _summaries(ws, use_cache=False)
     assert not (ws / ".flinkx-cache" / "summaries").exists()
+
+
+@pytest.mark.parametrize("where", ["root", "parent", "below", "elsewhere"])
+def test_shown_paths_are_display_paths_from_any_current_folder(tmp_path, monkeypatch, where):
+    from flinkx_build.load.workspace import display_path
+    from flinkx_build.semantic.summary import _Paths
+
+    root = tmp_path / "ws"
+    (root / "projects" / "p").mkdir(parents=True)
+    (tmp_path / "other").mkdir()
+    cwd = {"root": root, "parent": tmp_path, "below": root / "projects", "elsewhere": tmp_path / "other"}[where]
+    monkeypatch.chdir(cwd)
+    paths = _Paths(root)
+    for rest in ("projects/p/t.sql", "flinkx.yaml", "../outside.sql", "projects/../projects/p/u.sql"):
+        assert paths.show("ws:" + rest) == display_path(root / rest), rest
