@@ -212,13 +212,10 @@ class Session:
         """The summary cache holds the task's summary (checked without reading it)."""
         if task.key in self._summaries:
             return True
-        return self.summary_cache is not None and self.summary_cache.has(self._summary_key(task))
+        return self.summary_cache is not None and self.summary_cache.has(self.summary_key(task))
 
     def summary_key(self, task: Task) -> str | None:
         """The key of the task's summary: equal keys, equal summaries (None: the cache is off or cannot key it)."""
-        return self._summary_key(task)
-
-    def _summary_key(self, task: Task) -> str | None:
         if task.key not in self._summary_keys:
             self._summary_keys[task.key] = self.summary_cache.key(task, self.context_for(task)) if self.summary_cache else None
         return self._summary_keys[task.key]
@@ -230,7 +227,7 @@ class Session:
         """
         cache = self.summary_cache
         if task.key not in self._summaries and cache is not None:
-            found = cache.get(self._summary_key(task))
+            found = cache.get(self.summary_key(task))
             if found is not None:
                 self._summaries[task.key] = found
         if task.key in self._summaries:
@@ -238,7 +235,7 @@ class Session:
         if compiled or cache is None:
             return self._lite.get(task.key)
         if task.key not in self._lite:
-            found = cache.get(cache.without_sql(self._summary_key(task)))
+            found = cache.get(cache.without_sql(self.summary_key(task)))
             if found is not None:
                 self._lite[task.key] = found
         return self._lite.get(task.key)
@@ -255,7 +252,7 @@ class Session:
         rt = self.resolved(task)
         ws = self.workspace
         settings = [ws.config.engine, ws.config.flink_version, ws.config.dataphin_version, self.mode]
-        key = self._summary_key(task)
+        key = self.summary_key(task)
         if not compile:
             made = summarize(rt, None, settings)
             if self.summary_cache is not None:
