@@ -166,6 +166,13 @@ class Workspace:
     projects: dict[str, Project]
     config_path: Path
 
+    @property
+    def cache_root(self) -> Path | None:
+        """The cache folder, or None when it is a symlink leading out of the workspace (nothing is cached)."""
+        from flinkx_build.cache_root import workspace_cache_root
+
+        return workspace_cache_root(self.root, self.config.cache_dir)
+
     def variables_for(self, project: str) -> dict[str, str]:
         """Project variables over workspace variables."""
         proj = self.projects.get(project)

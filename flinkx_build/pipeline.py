@@ -81,7 +81,7 @@ class Session:
         parses and rule passes the session needs go to it. `on_projects`: as in `load_workspace`."""
         workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache, on_projects=on_projects)
         diags.extend(table_diagnostics(workspace))  # FX420 in meta-table YAML, once per key
-        cache_dir = (workspace.root / workspace.config.cache_dir) if use_cache else shared_cache
+        cache_dir = workspace.cache_root if use_cache else shared_cache
         mode = mode or workspace.config.mode
         return cls(workspace, diags, ParseCache(cache_dir), mode, summary_cache=SummaryCache(cache_dir, workspace, mode),
                    parser=parser)

@@ -29,6 +29,7 @@ from typing import Any
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
+from flinkx_build.cache_root import workspace_cache_root
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import code_version
 from flinkx_build.limits import MAX_FILE_BYTES
@@ -94,19 +95,18 @@ def workspace_config(workspace: Path) -> tuple[Path, WorkspaceConfig] | None:
     return None if problems else (root, config)
 
 
-def _cache_root(root: Path, cache_dir: str | None) -> Path:
-    return root / (cache_dir or DEFAULT_CACHE_DIR)
+def _runs(cache: Path | None, key: str) -> Path | None:
+    return None if cache is None else entry_path(cache / "runs", cache, key)
 
 
 def load(root: Path, cache_dir: str | None, key: str) -> dict[str, Any] | None:
-    cache = _cache_root(root, cache_dir)
-    data = read_entry(entry_path(cache / "runs", cache, key), FORMAT, VERSION, key)
+    data = read_entry(_runs(workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR), key), FORMAT, VERSION, key)
     return data if isinstance(data, dict) else None
 
 
 def store(root: Path, cache_dir: str | None, key: str, data: dict[str, Any]) -> None:
-    cache = _cache_root(root, cache_dir)
-    write_entry(entry_path(cache / "runs", cache, key), FORMAT, VERSION, key, data)
+    cache = workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR)
+    write_entry(_runs(cache, key), FORMAT, VERSION, key, data)
 
 
 def diagnostics_to_json(diags: list[Diagnostic]) -> list[dict[str, Any]]:

@@ -163,7 +163,7 @@ def main() -> int:
     toolchain = jvmlib.find_toolchain()
     assert not isinstance(toolchain, str)
     data = json.loads(args.data.read_text(encoding="utf-8"))
-    with FlinkSession(cache_dir=args.cache_dir) as session:
+    with FlinkSession(Path(args.cache_dir) / "flink-logs") as session:
         connectors, formats = generated_entries(session, toolchain.flink_version)
         data["helper_options"] = helper_options(session)
     data["flink_version"] = toolchain.flink_version

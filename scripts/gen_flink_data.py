@@ -283,7 +283,7 @@ def main() -> int:
     types = types_from_seed(args.seed)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     began = time.perf_counter()
-    with FlinkSession(cache_dir=args.cache_dir) as session:
+    with FlinkSession(Path(args.cache_dir) / "flink-logs") as session:
         sources, rejected = builtin_functions(session)
         write_functions(args.out_dir / "flink_builtin_functions.txt", sources, version)
         print(f"functions: {len(sources)} written; not callable as functions: "

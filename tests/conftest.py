@@ -1,6 +1,10 @@
 """Shared fixtures: real workspaces on disk, the real CLI."""
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -13,6 +17,12 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-workspace"
 SEEDS = REPO.parent / "shared" / "seeds"
 CORPUS = REPO.parent / "shared" / "corpus"
+
+# flinkx's user cache (`cache_root.py`: the stand-in jar) for this test session alone, inherited by
+# every flinkx process the tests start: javac runs once a session, and nothing lands in the home folder
+_USER_CACHE = tempfile.mkdtemp(prefix="flinkx-home-")
+os.environ["FLINKX_HOME"] = _USER_CACHE
+atexit.register(shutil.rmtree, _USER_CACHE, True)
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
@@ -102,7 +103,7 @@ def _start_flink(session: Session, jars: list[Path]):
 
     ws = session.workspace
     try:
-        return DeployFlink(ws.root / ws.config.cache_dir, jars)
+        return DeployFlink(flink_log_dir(ws.cache_root), jars)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx deploy needs the embedded Flink client: {exc}") from None
 

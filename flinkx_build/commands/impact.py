@@ -98,7 +98,7 @@ class _Sides:
         self.base_rev = resolve_revision(self.repo, self.base)
         self.head_rev = resolve_revision(self.repo, self.head) if self.head else None
         if can_take_forked():
-            shared = ws.root / ws.config.cache_dir if self.use_cache else None  # the summary cache `Session.open` makes
+            shared = ws.cache_root if self.use_cache else None  # the summary cache `Session.open` makes
             try:
                 forked = ForkedSnapshot(self.repo, self.base_rev, self.prefix, shared, ws.root)
             except OSError:  # no process to be had (a limit): the base is taken here, after the head

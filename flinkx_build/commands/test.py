@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
@@ -67,7 +68,7 @@ def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Pa
         echo_summary("flinkx: no tests (add them under projects/<project>/tests/*.yaml)", ok=None)
         return
     try:
-        results = run_suite(suite, ws.root / ws.config.cache_dir, timeout, echo_progress)
+        results = run_suite(suite, flink_log_dir(ws.cache_root), timeout, echo_progress)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx test could not run Flink: {exc}") from None
     elapsed = time.perf_counter() - started

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.checks import check_codes
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import echo_diagnostics
@@ -73,8 +74,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if any(d.is_error and d.code not in semantic for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
-    cache_dir = ws.root / ws.config.cache_dir
-    with engine.FlinkSession(cache_dir) as flink, task_progress() as progress:
+    with engine.FlinkSession(flink_log_dir(ws.cache_root)) as flink, task_progress() as progress:
         progress.phase("validating", len(tasks))
         for task in tasks:
             progress.advance(task.key)

@@ -72,14 +72,14 @@ def refusal(messages: list[str]) -> str:
 class DeployFlink:
     """Use as a context manager; `close()` stops the JVM it started."""
 
-    def __init__(self, cache_dir: Path, jars: list[Path], log_dir: Path | None = None) -> None:
+    def __init__(self, log_dir: Path, jars: list[Path]) -> None:
         found = jvmlib.find_toolchain()
         if isinstance(found, str):
             raise FlinkUnavailable(f"{found}: {jvmlib.INSTALL_HINT}")
         self._jars = [Path(j).resolve() for j in jars]
         try:
-            standin = jvmlib.standin_jar(Path(cache_dir), found)
-            self._gateway = jvmlib.launch(found, [standin, *self._jars], Path(log_dir or Path(cache_dir) / "flink-logs"))
+            standin = jvmlib.standin_jar(found)
+            self._gateway = jvmlib.launch(found, [standin, *self._jars], Path(log_dir))
         except Exception as exc:  # noqa: BLE001 - any start failure means "no Flink client here"
             raise FlinkUnavailable(f"could not start the embedded Flink client: {exc} ({jvmlib.INSTALL_HINT})") from None
         self.flink_version = found.flink_version

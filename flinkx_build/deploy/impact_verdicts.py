@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.deploy.compat import UNKNOWN
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
@@ -61,7 +62,7 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
         return {}
     ws = work.workspace
     verdicts: dict[str, Verdict] = {}
-    with DeployFlink(ws.root / ws.config.cache_dir, deploy_jars(ws.config.deploy.jars)) as flink:
+    with DeployFlink(flink_log_dir(ws.cache_root), deploy_jars(ws.config.deploy.jars)) as flink:
         for key, (old, new) in pairs.items():
             node = "task." + key.replace("/", ".", 1)
             try:

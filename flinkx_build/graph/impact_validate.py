@@ -2,6 +2,7 @@
 head, so the report can say where flinkx's prediction and Flink differ."""
 from __future__ import annotations
 
+from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.graph.impact import Impact
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import ScriptToValidate
@@ -18,7 +19,7 @@ def flink_verdicts(session: Session, impacts: list[Impact]) -> dict[str, list[st
     from flinkx_build.validate.engine import FlinkSession
 
     out: dict[str, list[str]] = {}
-    with FlinkSession(session.workspace.root / session.workspace.config.cache_dir) as flink:
+    with FlinkSession(flink_log_dir(session.workspace.cache_root)) as flink:
         for imp in impacts:
             task = task_for(session, imp)
             if task is None:

@@ -31,7 +31,7 @@ from flinkx_build.paths import below
 
 
 def start_rule_passes(parser: ParserProcess, ws: Workspace, files: list[Path], codes: CodeFilter) -> None:
-    cache = RuleCache(ws.root / ws.config.cache_dir)
+    cache = RuleCache(ws.cache_root)
     for file in files:
         path = file.resolve()
         project = next((p for p in ws.projects.values() if below(str(path), str(p.directory / "tasks")) is not None), None)

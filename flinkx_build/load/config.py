@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from typing import Callable
 
+from flinkx_build.cache_root import workspace_cache_root
 from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
@@ -95,6 +96,9 @@ def read_config(data: Any, shown: str, root: Path, diags: list[Diagnostic]) -> W
             report(data, key, f"{key} must be text")
     config.build_dir = _folder(data, "build_dir", config.build_dir, root, report)
     config.cache_dir = _folder(data, "cache_dir", config.cache_dir, root, report)
+    if "cache_dir" not in data and workspace_cache_root(root, config.cache_dir) is None:  # the default, linked out
+        diags.append(Diagnostic(shown, 1, 1, "FX100", f"cache_dir '{config.cache_dir}' (the default) is a symbolic link that leads outside the workspace; flinkx writes only folders of its own",
+                                "remove the link (flinkx makes the folder), or set cache_dir to a folder inside the workspace"))
     if (root / config.build_dir).resolve() == (root / config.cache_dir).resolve():
         report(data, "cache_dir", "cache_dir and build_dir are the same folder", "a build replaces its folder: give the cache another one")
         config.cache_dir = WorkspaceConfig().cache_dir

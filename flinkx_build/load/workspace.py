@@ -17,6 +17,7 @@ from typing import Any
 from typing import Iterator
 from typing import NamedTuple
 
+from flinkx_build.cache_root import workspace_cache_root
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import did_you_mean
@@ -83,7 +84,8 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
         raise UsageError(f"{display_path(root)}: not a flinkx workspace (no {CONFIG_FILE})")
     diags: list[Diagnostic] = []
     config = _load_config(config_path, root, diags)
-    cache = YamlCache(root / config.cache_dir / "yaml" if use_cache else None, root / config.cache_dir)
+    cache_root = workspace_cache_root(root, config.cache_dir) if use_cache else None
+    cache = YamlCache(cache_root / "yaml" if cache_root else None, cache_root)
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
     for proj_dir in _project_dirs(projects_dir, root, diags):
@@ -97,7 +99,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     workspace = Workspace(root, config, projects, config_path)
     if on_projects is not None:
         on_projects(workspace)
-    memo = LoadMemo(memo_cache if memo_cache is not None else root / config.cache_dir if use_cache else None)
+    memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
         for project in projects.values():
             _load_project_contents(workspace, project, diags, cache, memo)

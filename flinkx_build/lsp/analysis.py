@@ -164,7 +164,9 @@ def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[D
         kind = "header"
     else:
         return []
-    shadow_dir = ws.root / ws.config.cache_dir / "lsp"
+    if ws.cache_root is None:  # a cache folder linked out of the workspace: nothing is written through it
+        return []
+    shadow_dir = ws.cache_root / "lsp"
     shadow = shadow_dir / path.name  # the loader falls back to the file's stem for a missing name
     try:
         shadow_dir.mkdir(parents=True, exist_ok=True)

@@ -71,7 +71,7 @@ class TestRunner:
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, cache_dir: Path, timeout: float = 120.0) -> None:
+    def __init__(self, log_dir: Path, timeout: float = 120.0) -> None:
         found = jvmlib.find_toolchain()
         if isinstance(found, str):
             raise FlinkUnavailable(found)
@@ -80,8 +80,8 @@ class TestRunner:
         self._cluster: Any = None
         self._rest_port = 0
         try:
-            jar = jvmlib.standin_jar(cache_dir, found)
-            self._gateway: jvmlib.Gateway | None = jvmlib.launch(found, [jar], cache_dir / "flink-logs")
+            jar = jvmlib.standin_jar(found)
+            self._gateway: jvmlib.Gateway | None = jvmlib.launch(found, [jar], log_dir)
         except Exception as exc:  # noqa: BLE001 - any start failure means "no Flink here"
             raise FlinkUnavailable(f"could not start Flink: {exc}") from None
 

@@ -73,12 +73,12 @@ def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: boo
     return Suite(cases, {c.name: c for c in selected}, sessions, diags)
 
 
-def run_suite(suite: Suite, cache_dir: Path, timeout: float,
+def run_suite(suite: Suite, log_dir: Path, timeout: float,
               progress: Callable[[str], None] = lambda _: None) -> list[CaseResult]:
     from flinkx_build.testing.run import TestRunner
 
     results = []
-    with TestRunner(cache_dir, timeout) as runner:
+    with TestRunner(log_dir, timeout) as runner:
         for case in suite.cases:
             progress(f"running {case.task}: {case.name}")
             session = suite.sessions[case.mode]

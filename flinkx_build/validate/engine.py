@@ -84,13 +84,13 @@ class _ScriptState:
 class FlinkSession:
     """One JVM for a whole run. Use as a context manager; `close()` stops the JVM."""
 
-    def __init__(self, cache_dir: Path, log_dir: Path | None = None) -> None:
+    def __init__(self, log_dir: Path) -> None:
+        """`log_dir`: where the JVM writes Flink's logs (`cache_root.flink_log_dir`)."""
         found = jvmlib.find_toolchain()
         if isinstance(found, str):
             raise FlinkUnavailable(f"{found}: {jvmlib.INSTALL_HINT}")
         self._toolchain = found
-        self._cache_dir = Path(cache_dir)
-        self._log_dir = Path(log_dir) if log_dir else self._cache_dir / "flink-logs"
+        self._log_dir = Path(log_dir)
         self._gateway: jvmlib.Gateway | None = None
         self.stats = SessionStats()
         self._start()
@@ -100,7 +100,7 @@ class FlinkSession:
     def _start(self) -> None:
         try:
             began = time.perf_counter()
-            jar = jvmlib.standin_jar(self._cache_dir, self._toolchain)
+            jar = jvmlib.standin_jar(self._toolchain)
             self.stats.jar_build = time.perf_counter() - began
             began = time.perf_counter()
             self._gateway = jvmlib.launch(self._toolchain, [jar], self._log_dir)

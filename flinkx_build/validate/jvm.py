@@ -26,6 +26,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from flinkx_build.cache_root import private_folder
+from flinkx_build.cache_root import user_cache_dir
+
 JAVA_DIR = Path(__file__).with_name("java")
 JAR_NAME = "flinkx-standin.jar"
 # Heap and stack for the gateway JVM. 512 MB is plenty for planning (peak RSS about 300 MB for
@@ -89,13 +92,15 @@ def sources_hash(toolchain: Toolchain) -> str:
     return digest.hexdigest()[:16]
 
 
-def standin_jar(cache_dir: Path, toolchain: Toolchain) -> Path:
+def standin_jar(toolchain: Toolchain) -> Path:
     """Compile the stand-in connector and functions once per source hash; return the jar.
 
-    Built in a temporary directory and renamed into place, so a concurrent run or a crash
-    never leaves a half-written jar behind the final name.
+    Kept in the user's cache folder, never the workspace's: a jar there runs as code in the JVM,
+    and a pull request can commit files into the workspace's cache under the very name this one
+    has (`cache_root.py`). Built in a temporary directory and renamed into place, so a concurrent
+    run or a crash never leaves a half-written jar behind the final name.
     """
-    root = Path(cache_dir) / "validate-jar"
+    root = private_folder(user_cache_dir()) / "standin-jar"
     final_dir = root / sources_hash(toolchain)
     jar = final_dir / JAR_NAME
     if jar.is_file():

@@ -27,7 +27,7 @@ def plan(tmp_path_factory):
     from flinkx_build.deploy.flink import DeployFlink
 
     root = tmp_path_factory.mktemp("compat")
-    with DeployFlink(root / "cache", []) as flink:
+    with DeployFlink(root / "flink-logs", []) as flink:
         def compile_job(*inserts: str, sinks: tuple[Statement, ...] = ()) -> dict:
             statements = [Statement("create_table", SOURCE), *sinks, *(Statement("insert", i) for i in inserts)]
             return flink.compile_plan(statements)

@@ -248,7 +248,7 @@ _REASON = flink_available()
 def flink(tmp_path_factory):
     if _REASON is not None:
         pytest.skip(f"Flink validation unavailable: {_REASON}")
-    with FlinkSession(cache_dir=tmp_path_factory.mktemp("flinkx-cache")) as session:
+    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
         yield session
 
 

@@ -21,14 +21,8 @@ def run_flinkx(*args: str, cwd: Path, env: dict | None = None) -> subprocess.Com
                           capture_output=True, text=True, timeout=600)
 
 
-@pytest.fixture(scope="session")
-def jar_cache(tmp_path_factory) -> Path:
-    """One stand-in jar for every workspace copy (javac runs once per session)."""
-    return tmp_path_factory.mktemp("flinkx-cache")
-
-
 @pytest.fixture
-def example_copy(tmp_path, jar_cache):
+def example_copy(tmp_path):
     """A copy of the example workspace without its tests, plus `tests` files written into it."""
 
     def make(tests: dict[str, str], keep_example_tests: bool = False) -> Path:
@@ -37,7 +31,6 @@ def example_copy(tmp_path, jar_cache):
         if not keep_example_tests:
             for folder in root.glob("projects/*/tests"):
                 shutil.rmtree(folder)
-        (root / ".flinkx-cache").symlink_to(jar_cache, target_is_directory=True)
         for rel, text in tests.items():
             path = root / rel
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -127,14 +127,13 @@ def line_of(case: str, fragment: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def outcome(tmp_path_factory, jar_cache):
+def outcome(tmp_path_factory):
     import shutil
 
     from tests.conftest import EXAMPLE
 
     root = tmp_path_factory.mktemp("failing") / "ws"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build", "tests"))
-    (root / ".flinkx-cache").symlink_to(jar_cache, target_is_directory=True)
     # a task Flink plans but cannot run: CAST('o1' AS BIGINT) fails in the job
     (root / "projects/dws/tasks/bad_cast.sql").write_text(BAD_TASK, encoding="utf-8")
     # a task that creates a catalog: a test does not run it

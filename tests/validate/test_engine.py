@@ -97,7 +97,7 @@ _STARTED: list[float] = []
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     cache = tmp_path_factory.mktemp("flinkx-cache")
-    with FlinkSession(cache_dir=cache) as flink:
+    with FlinkSession(cache / "flink-logs") as flink:
         _STARTED.append(time.monotonic())
         yield flink
 

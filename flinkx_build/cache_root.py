@@ -1,0 +1,70 @@
+"""Where flinkx keeps what it caches: the workspace's cache folder, and the user's own.
+
+The workspace's cache folder (`cache_dir`, default `.flinkx-cache`) holds data
+only (JSON entries, checked before use: `cache_entries.py`) and Flink's logs.
+A pull request can commit anything there, a symlink included, so the folder is
+used only when it stays inside the workspace with every link followed; else
+flinkx caches nothing for the run (FX100 says why) rather than write through
+the link.
+
+What would run as code if it were planted, the stand-in jar that validation,
+tests and deploy put on the JVM's classpath, is kept in the user's cache
+folder instead: `$FLINKX_HOME`, else `$XDG_CACHE_HOME/flinkx`, else
+`~/.cache/flinkx` (pre-commit keeps its environments the same way). Nothing in
+a workspace can name that folder or write into it.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+HOME_ENV = "FLINKX_HOME"
+FLINK_LOGS = "flink-logs"
+
+
+def workspace_cache_root(root: Path, cache_dir: str) -> Path | None:
+    """`root/cache_dir`, or None when it is (or passes through) a symlink leading outside `root`."""
+    path = root / cache_dir
+    try:
+        inside = path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    return path if inside else None
+
+
+def user_cache_dir() -> Path:
+    """flinkx's folder outside every workspace (created owner-only on first use, `private_folder`)."""
+    explicit = os.environ.get(HOME_ENV)
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg, "flinkx")
+    try:
+        return Path.home() / ".cache" / "flinkx"
+    except RuntimeError:  # no home folder: one per user in the temporary folder (checked as any other)
+        return Path(tempfile.gettempdir(), f"flinkx-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
+
+
+def private_folder(path: Path) -> Path:
+    """`path`, made if missing (0700); OSError unless it is a real folder of this user that only
+    this user can write: a folder another user made (in a shared temporary folder) could hold a jar."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode):
+        raise OSError(f"{path} is not a folder")
+    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        raise OSError(f"{path} belongs to another user or others can write to it; flinkx keeps its jar only in a folder of yours")
+    return path
+
+
+def flink_log_dir(cache_root: Path | None) -> Path:
+    """Where the JVM writes Flink's logs: `<cache>/flink-logs`, unless the cache folder is off or
+    that name is a link (the JVM would write through it): then the user cache's."""
+    if cache_root is not None:
+        logs = cache_root / FLINK_LOGS
+        if not logs.is_symlink() and (not logs.exists() or logs.is_dir()):
+            return logs
+    return user_cache_dir() / FLINK_LOGS

@@ -1,0 +1,98 @@
+"""A jar committed in a pull request never reaches the JVM that `flinkx validate` starts.
+
+The stand-in jar (flinkx's own connector and function classes, compiled once) used to be kept in
+the workspace's cache folder under a name anyone can compute (a hash of flinkx's Java sources and
+the Flink version), and was loaded from there when present. A pull request could commit a jar
+under that name whose `META-INF/services` lists a Flink table factory: Flink's factory discovery
+instantiates every listed factory while it plans, so the jar's static initialiser ran in CI.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from flinkx_build.validate import jvm as jvmlib
+from flinkx_build.validate.engine import flink_available
+
+pytestmark = pytest.mark.flink
+needs_flink = pytest.mark.skipif(flink_available() is not None, reason=f"Flink extra not usable: {flink_available()}")
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "validate_errors"
+
+PLANTED = """
+package planted;
+
+import java.util.Set;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.factories.Factory;
+
+public class Planted implements Factory {
+    static {
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(%s), "ran");
+        } catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+    public String factoryIdentifier() { return "planted"; }
+    public Set<ConfigOption<?>> requiredOptions() { return Set.of(); }
+    public Set<ConfigOption<?>> optionalOptions() { return Set.of(); }
+}
+"""
+
+
+def _planted_jar(work: Path, marker: Path, toolchain: jvmlib.Toolchain) -> Path:
+    """flinkx's genuine stand-in jar plus a table factory that writes `marker` the moment Flink
+    discovers it: a jar that validation runs with as usual, and runs the planted code."""
+    source = work / "src" / "planted" / "Planted.java"
+    source.parent.mkdir(parents=True)
+    source.write_text(PLANTED % ('"' + str(marker).replace("\\", "\\\\") + '"'), encoding="utf-8")
+    classes = work / "classes"
+    classpath = os.pathsep.join(str(toolchain.flink_home / d / "*") for d in ("lib", "opt"))
+    subprocess.run([toolchain.javac, "--release", "11", "-cp", classpath, "-d", str(classes), str(source)],
+                   check=True, capture_output=True)
+    genuine = jvmlib.standin_jar(toolchain)
+    services = "META-INF/services/org.apache.flink.table.factories.Factory"
+    jar = work / jvmlib.JAR_NAME
+    with zipfile.ZipFile(genuine) as original, zipfile.ZipFile(jar, "w") as zf:
+        listed = original.read(services).decode() if services in original.namelist() else ""
+        for item in original.infolist():
+            if item.filename != services:
+                zf.writestr(item, original.read(item))
+        zf.write(classes / "planted" / "Planted.class", "planted/Planted.class")
+        zf.writestr(services, listed.rstrip("\n") + "\nplanted.Planted\n")
+    return jar
+
+
+@needs_flink
+def test_a_stand_in_jar_committed_in_the_cache_folder_is_never_loaded(tmp_path):
+    toolchain = jvmlib.find_toolchain()
+    assert isinstance(toolchain, jvmlib.Toolchain) and toolchain.javac is not None
+    marker = tmp_path / "planted-code-ran"
+    jar = _planted_jar(tmp_path / "jar", marker, toolchain)
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURE, ws)
+    # every place the workspace's cache folder could offer a stand-in jar under the computed name
+    for folder in ("validate-jar", "standin-jar"):
+        planted = ws / ".flinkx-cache" / folder / jvmlib.sources_hash(toolchain) / jvmlib.JAR_NAME
+        planted.parent.mkdir(parents=True)
+        shutil.copyfile(jar, planted)
+    # and a log folder planted as a link out: the JVM would write Flink's logs through it
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (ws / ".flinkx-cache" / "flink-logs").symlink_to(elsewhere, target_is_directory=True)
+
+    result = subprocess.run([sys.executable, "-m", "flinkx_build", "validate", "ws"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=600)
+
+    assert not marker.exists(), "the planted jar's code ran"
+    # and validation is the one flinkx's own stand-ins give: the fixture's five rejections, no crash
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout.count(": FX300 ") == 5, result.stdout
+    assert list(elsewhere.iterdir()) == []
