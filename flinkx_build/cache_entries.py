@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from flinkx_build.cache_prune import mark_used
+
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # never through a symlink, and never waiting on a FIFO planted as an entry (POSIX; elsewhere the subfolder checks hold)
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -87,7 +89,9 @@ def _read_regular(path: Path) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
             raise OSError(f"{path}: not a cache entry")
-        return fh.read()
+        data = fh.read()
+        mark_used(fd, info.st_mtime)  # its age is the time since a run last needed it (`cache_prune.py`)
+        return data
 
 
 def write_entry(path: Path | None, fmt: str, version: int, key: str, data: Any) -> None:

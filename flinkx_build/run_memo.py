@@ -29,6 +29,7 @@ from typing import Any
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
+from flinkx_build.cache_prune import prune_if_due
 from flinkx_build.cache_root import workspace_cache_root
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import code_version
@@ -105,8 +106,11 @@ def load(root: Path, cache_dir: str | None, key: str) -> dict[str, Any] | None:
 
 
 def store(root: Path, cache_dir: str | None, key: str, data: dict[str, Any]) -> None:
+    """Store a whole run; this ends every build and lint that cached something, so it is also
+    where the cache folder sheds what no run has used for weeks (once a day, `cache_prune.py`)."""
     cache = workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR)
     write_entry(_runs(cache, key), FORMAT, VERSION, key, data)
+    prune_if_due(cache)
 
 
 def diagnostics_to_json(diags: list[Diagnostic]) -> list[dict[str, Any]]:
