@@ -47,6 +47,9 @@ CASE_CONFIG = {
 }
 _SET = re.compile(r"^\s*SET\s+'((?:[^']|'')*)'\s*=\s*'((?:[^']|'')*)'\s*$", re.IGNORECASE | re.DOTALL)
 _SET_BARE = re.compile(r"^\s*SET\s+([\w.\-]+)\s*=\s*(.*?)\s*$", re.IGNORECASE | re.DOTALL)
+# Settings that ship code with a job (jars, classpaths, Python files and interpreters): a test
+# runs only Flink's classes and flinkx's stand-ins, so it does not apply them.
+_CODE_SETTINGS = re.compile(r"pipeline\.(jars|classpaths)|python\..+", re.IGNORECASE)
 
 
 class FlinkUnavailable(Exception):
@@ -175,8 +178,10 @@ class TestRunner:
             sql = statement_sql(stmt)
             if stmt.kind == "set":
                 match = _SET.match(sql) or _SET_BARE.match(sql)
+                if match and _CODE_SETTINGS.fullmatch(key := match.group(1).replace("''", "'")):
+                    raise NotRunnable(f"flinkx test does not apply a setting that ships code with the job: SET '{key}'")
                 if match:
-                    config.setString(match.group(1).replace("''", "'"), match.group(2).replace("''", "'"))
+                    config.setString(key, match.group(2).replace("''", "'"))
             elif stmt.kind == "insert":
                 inserts.append(sql)
             elif stmt.kind == "create_table":

@@ -96,3 +96,28 @@ def test_a_stand_in_jar_committed_in_the_cache_folder_is_never_loaded(tmp_path):
     assert "Traceback" not in result.stderr
     assert result.stdout.count(": FX300 ") == 5, result.stdout
     assert list(elsewhere.iterdir()) == []
+
+
+@needs_flink
+def test_a_jar_a_task_names_in_set_is_never_loaded_while_validating(tmp_path):
+    """`SET 'pipeline.jars'` / `'pipeline.classpaths'` to a jar committed in the workspace: the
+    settings reach the table config (as in the SQL client), but planning loads nothing from them."""
+    toolchain = jvmlib.find_toolchain()
+    assert isinstance(toolchain, jvmlib.Toolchain) and toolchain.javac is not None
+    marker = tmp_path / "planted-code-ran"
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURE, ws)
+    jar = _planted_jar(tmp_path / "jar", marker, toolchain)
+    committed = ws / "lib" / "connector.jar"
+    committed.parent.mkdir()
+    shutil.copyfile(jar, committed)
+    good = ws / "projects" / "p" / "tasks" / "good.sql"
+    good.write_text(f"SET 'pipeline.jars' = '{committed.as_uri()}';\nSET 'pipeline.classpaths' = '{committed.as_uri()}';\n"
+                    + good.read_text(encoding="utf-8"), encoding="utf-8")
+
+    result = subprocess.run([sys.executable, "-m", "flinkx_build", "validate", "ws"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=600)
+
+    assert not marker.exists(), "a jar named in SET was loaded"
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout.count(": FX300 ") == 5 and "good.sql" not in result.stdout, result.stdout

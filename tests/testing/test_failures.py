@@ -85,6 +85,11 @@ CASES = f"""
   expect:
     dws.dws_order_stats_1m: []
 
+- name: a setting that ships a jar is refused
+  task: dws/with_jar_setting
+  expect:
+    dws.dws_order_stats_1m: []
+
 - name: wrong changelog kind
   task: dim/sync_dim_user
   given:
@@ -118,6 +123,10 @@ SELECT order_time, order_time, channel, 1, 1, CAST(quantity AS BIGINT), CAST(lin
 FROM dwd.dwd_orders;
 """
 
+JAR_SETTING_TASK = """
+SET 'pipeline.jars' = 'file:///tmp/connector.jar';
+""" + CATALOG_TASK.split(";", 1)[1].lstrip("\n")
+
 
 def line_of(case: str, fragment: str) -> int:
     """The line of `fragment` within case `case` of the test file (1-based)."""
@@ -138,6 +147,8 @@ def outcome(tmp_path_factory):
     (root / "projects/dws/tasks/bad_cast.sql").write_text(BAD_TASK, encoding="utf-8")
     # a task that creates a catalog: a test does not run it
     (root / "projects/dws/tasks/with_catalog.sql").write_text(CATALOG_TASK, encoding="utf-8")
+    # a task that would ship a jar with its job
+    (root / "projects/dws/tasks/with_jar_setting.sql").write_text(JAR_SETTING_TASK, encoding="utf-8")
     (root / "projects/dws/tests").mkdir()
     (root / "projects/dws/tests/failing.yaml").write_text(CASES.lstrip("\n"), encoding="utf-8")
     result = run_flinkx("test", "ws", cwd=root.parent)
@@ -155,7 +166,7 @@ def outcome(tmp_path_factory):
 def test_exit_code_and_summary(outcome):
     result, blocks = outcome
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "flinkx: 1 passed, 7 failed" in result.stderr  # the summary; results are on stdout
+    assert "flinkx: 1 passed, 8 failed" in result.stderr  # the summary; results are on stdout
     assert blocks["passes"] == ["PASS"]
 
 
@@ -215,3 +226,6 @@ def test_statements_outside_the_stand_ins_are_refused(outcome):
     assert blocks["a statement that could reach outside is refused"] == [
         "FAIL", "Flink could not run the test: flinkx test does not run this statement (CreateCatalogOperation): "
         "CREATE CATALOG scratch WITH ..."]
+    assert blocks["a setting that ships a jar is refused"] == [
+        "FAIL", "Flink could not run the test: flinkx test does not apply a setting that ships code with the job: "
+        "SET 'pipeline.jars'"]
