@@ -45,13 +45,13 @@ from flinkx_build.semantic.summary_cache import SummaryCache
 PARALLEL_THRESHOLD = 16  # below this, starting workers costs more than it saves
 
 # What forked workers read (`Session.summarize_on_every_core`): set in the parent just before the pool starts.
-_WORK: tuple["Session", list[Task]] | None = None
+_WORK: tuple["Session", list[Task], bool] | None = None
 
 
 def _summarize(index: int) -> TaskSummary:
     assert _WORK is not None
-    session, tasks = _WORK
-    return session.summary(tasks[index])
+    session, tasks, compile = _WORK
+    return session.summary(tasks[index], compile=compile)
 
 
 @dataclass
@@ -138,23 +138,26 @@ class Session:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
 
-    def summarize_on_every_core(self, tasks: list[Task], on_done: Callable[[Task], None] | None = None) -> None:
+    def summarize_on_every_core(self, tasks: list[Task], on_done: Callable[[Task], None] | None = None,
+                                compile: bool = True) -> None:
         """Make the summaries of `tasks` in forked workers: parse, resolve, check and compile.
 
         A cold build is CPU-bound from end to end (sqlfluff's parser, then the resolver, the
         semantic checks and the compiler at a few ms a task), so all of it runs on every core;
         the workers fill the parse and summary caches themselves (entries are written
         atomically). Below PARALLEL_THRESHOLD tasks this does nothing: `summary()` makes them.
+        `compile=False`: summaries without the compiled SQL, as `summary(compile=False)` makes.
         """
         global _WORK
         if len(tasks) < PARALLEL_THRESHOLD or CORES < 2 or not can_fork():
             return
         self.close_parser()  # one process per core now
-        _WORK = (self, tasks)
+        _WORK = (self, tasks, compile)
+        made_by_key = self._summaries if compile else self._lite
         try:
             with forked_pool() as pool:
                 for task, made in zip(tasks, pool.map(_summarize, range(len(tasks)), chunksize=4)):
-                    self._summaries[task.key] = made
+                    made_by_key[task.key] = made
                     if on_done is not None:
                         on_done(task)
         finally:

@@ -67,8 +67,10 @@ class ForkedSnapshot:
     def __init__(self, repo: Path, revision: Revision, prefix: str, shared_cache: Path | None, shown_root: Path) -> None:
         context = mp.get_context("fork")
         self._conn, child_end = context.Pipe()
+        # not a daemon: a daemon may not start processes, and a base the caches lack is loaded and
+        # summarised on every core. It ends with this process anyway: its pipe's EOF, or `__exit__`.
         self._child = context.Process(target=_serve, args=(child_end, repo, revision, prefix, shared_cache, shown_root),
-                                      name="flinkx-impact-base", daemon=True)
+                                      name="flinkx-impact-base")
         self._child.start()
         child_end.close()  # the child's end lives in the child only: its exit is then an EOF here
 

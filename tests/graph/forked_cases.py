@@ -162,3 +162,34 @@ def test_reusing_the_heads_facts_changes_no_report(shop_root, impact, scenario):
     reused = _report(impact, shop_root, "--base", "HEAD")
     alone = _report(impact, shop_root, "--base", "HEAD", "--no-cache")
     assert reused == alone and reused["changes"]
+
+
+@pytest.mark.parametrize("cache", ["cold cache", "--no-cache"])
+def test_a_base_loaded_and_summarised_on_every_core_in_the_child(shop_root, impact, forks, monkeypatch, cache):
+    """A base the caches lack (a first run in CI, a flinkx upgrade) is loaded and summarised in
+    worker processes of the child, and the head's side in workers of the parent (the child was a
+    daemon process once, and a daemon may not start any: an internal error on large workspaces).
+    The thresholds are lowered so the fixture workspace needs the pools."""
+    from flinkx_build import pipeline
+    from flinkx_build.load import parallel
+
+    monkeypatch.setattr(parallel, "THRESHOLD", 1)
+    monkeypatch.setattr(pipeline, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(parallel, "CORES", 2)
+    monkeypatch.setattr(pipeline, "CORES", 2)
+    pools = []
+    real_pool = pipeline.forked_pool
+
+    def counted(*args):
+        pools.append(os.getpid())
+        return real_pool(*args)
+
+    monkeypatch.setattr(pipeline, "forked_pool", counted)
+    rename_column(shop_root)
+    args = ["--no-cache"] if cache == "--no-cache" else []
+    forked = _report(impact, shop_root, "--base", "HEAD", *args)
+    assert len(forks) == 1 and forks[0]._child.exitcode == 0
+    assert pools == [os.getpid()]  # the head's summaries, here (the child's pools are its own)
+    monkeypatch.setattr(impact_command, "can_take_forked", lambda: False)
+    serial = _report(impact, shop_root, "--base", "HEAD", *args)
+    assert forked == serial and forked["changes"]

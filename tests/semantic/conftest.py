@@ -122,7 +122,7 @@ def flink(tmp_path_factory):
     reason = flink_available()
     if reason is not None:
         pytest.skip(f"Flink unavailable: {reason}")
-    with FlinkSession(tmp_path_factory.mktemp("flink-cache")) as session:
+    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
         yield session
 
 
