@@ -24,14 +24,29 @@ HOME_ENV = "FLINKX_HOME"
 FLINK_LOGS = "flink-logs"
 
 
-def workspace_cache_root(root: Path, cache_dir: str) -> Path | None:
-    """`root/cache_dir`, or None when it is (or passes through) a symlink leading outside `root`."""
-    path = root / cache_dir
+def own_folder_problem(root: Path, value: str) -> str:
+    """Why `root/value`, every link followed, cannot be a folder flinkx writes (and replaces):
+    outside the workspace, the workspace itself, its sources or .git; "" when it can."""
+    base = root.resolve()
     try:
-        inside = path.resolve().is_relative_to(root.resolve())
+        resolved = (root / value).resolve()  # an absolute value replaces root; symlinks followed
     except (OSError, RuntimeError):  # a symlink loop
-        inside = False
-    return path if inside else None
+        return "is a symbolic link loop"
+    if not resolved.is_relative_to(base):
+        return "is outside the workspace"
+    if resolved == base:
+        return "is the workspace itself"
+    if resolved.is_relative_to(base / "projects") or resolved == base / "flinkx.yaml":
+        return "holds the workspace's sources"
+    if ".git" in resolved.relative_to(base).parts:
+        return "is inside .git"
+    return ""
+
+
+def workspace_cache_root(root: Path, cache_dir: str) -> Path | None:
+    """`root/cache_dir`, or None when it is not a folder of flinkx's own (`own_folder_problem`):
+    a symlink committed as `.flinkx-cache` could lead anywhere, the sources included."""
+    return None if own_folder_problem(root, cache_dir) else root / cache_dir
 
 
 def user_cache_dir() -> Path:

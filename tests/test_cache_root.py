@@ -26,6 +26,20 @@ def test_the_cache_folder_is_used_only_inside_the_workspace(tmp_path):
     assert workspace_cache_root(ws, ".flinkx-cache") is None
     (ws / ".loop").symlink_to(ws / ".loop")
     assert workspace_cache_root(ws, ".loop") is None
+    for target in ("projects/p", ".git/x", "."):  # inside, but not a folder of flinkx's own
+        (ws / target).mkdir(parents=True, exist_ok=True)
+        (ws / ".flinkx-cache").unlink()
+        (ws / ".flinkx-cache").symlink_to(ws / target)
+        assert workspace_cache_root(ws, ".flinkx-cache") is None, target
+
+
+def test_a_default_cache_folder_linked_into_the_sources_is_refused(make_workspace, tmp_path):
+    ws = make_workspace({"projects/p/project.yaml": "name: p\n"})
+    (ws / ".flinkx-cache").symlink_to(ws / "projects" / "p", target_is_directory=True)
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", "ws"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "ws/flinkx.yaml:1:1: FX100 cache_dir '.flinkx-cache' (the default) holds the workspace's sources, through a symbolic link" in done.stdout + done.stderr
+    assert sorted(p.name for p in (ws / "projects" / "p").iterdir()) == ["project.yaml"]
 
 
 def test_the_user_cache_folder_follows_flinkx_home_then_xdg(monkeypatch, tmp_path):
@@ -81,7 +95,7 @@ def test_a_cache_folder_linked_out_of_the_workspace_is_refused_and_never_written
         done = subprocess.run([sys.executable, "-m", "flinkx_build", *command, "ws"], cwd=tmp_path,
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2, done.stdout + done.stderr
-        assert ("ws/flinkx.yaml:1:1: FX100 cache_dir '.flinkx-cache' (the default) is a symbolic link that leads "
-                "outside the workspace") in done.stdout + done.stderr
+        assert ("ws/flinkx.yaml:1:1: FX100 cache_dir '.flinkx-cache' (the default) is outside the workspace, "
+                "through a symbolic link") in done.stdout + done.stderr
         assert "Traceback" not in done.stderr
         assert list(elsewhere.rglob("*")) == []

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from typing import Callable
 
-from flinkx_build.cache_root import workspace_cache_root
+from flinkx_build.cache_root import own_folder_problem
 from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
@@ -96,9 +96,10 @@ def read_config(data: Any, shown: str, root: Path, diags: list[Diagnostic]) -> W
             report(data, key, f"{key} must be text")
     config.build_dir = _folder(data, "build_dir", config.build_dir, root, report)
     config.cache_dir = _folder(data, "cache_dir", config.cache_dir, root, report)
-    if "cache_dir" not in data and workspace_cache_root(root, config.cache_dir) is None:  # the default, linked out
-        diags.append(Diagnostic(shown, 1, 1, "FX100", f"cache_dir '{config.cache_dir}' (the default) is a symbolic link that leads outside the workspace; flinkx writes only folders of its own",
-                                "remove the link (flinkx makes the folder), or set cache_dir to a folder inside the workspace"))
+    problem = "" if "cache_dir" in data else own_folder_problem(root, config.cache_dir)
+    if problem:  # the default, where a committed symlink leads
+        diags.append(Diagnostic(shown, 1, 1, "FX100", f"cache_dir '{config.cache_dir}' (the default) {problem}, through a symbolic link; flinkx writes only folders of its own",
+                                "remove the link (flinkx makes the folder), or set cache_dir to a folder of its own in the workspace"))
     if (root / config.build_dir).resolve() == (root / config.cache_dir).resolve():
         report(data, "cache_dir", "cache_dir and build_dir are the same folder", "a build replaces its folder: give the cache another one")
         config.cache_dir = WorkspaceConfig().cache_dir
@@ -160,20 +161,7 @@ def _folder(data: Any, key: str, default: str, root: Path, report: Report) -> st
     if not isinstance(value, str) or not value.strip() or has_control(value):
         report(data, key, f"{key} must be a folder name like '{default}'")
         return default
-    base = root.resolve()
-    try:
-        resolved = (root / value).resolve()  # an absolute value replaces root; symlinks followed
-    except (OSError, RuntimeError):
-        resolved = Path("/")
-    problem = ""
-    if not resolved.is_relative_to(base):
-        problem = "is outside the workspace"
-    elif resolved == base:
-        problem = "is the workspace itself"
-    elif resolved.is_relative_to(base / "projects") or resolved == base / "flinkx.yaml":
-        problem = "holds the workspace's sources"
-    elif ".git" in resolved.relative_to(base).parts:
-        problem = "is inside .git"
+    problem = own_folder_problem(root, value)
     if problem:
         report(data, key, f"{key} '{value}' {problem}; flinkx writes (and replaces) only folders of its own", f"use a folder such as '{default}'")
         return default
