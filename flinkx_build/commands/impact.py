@@ -61,17 +61,21 @@ def revision_session(folder: Path, work: Session) -> Session:
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
     from flinkx_build.graph.impact_validate import flink_verdicts
+    from flinkx_build.validate.engine import FlinkUnavailable
     from flinkx_build.validate.engine import flink_available
 
     reason = flink_available()
     if reason is not None:
         raise UsageError(f"flinkx impact --validate needs Apache Flink: {reason}")
-    if head_rev is None:
-        return flink_verdicts(work, impacts)
-    with checkout(repo, head_rev, prefix) as folder:
-        if folder is None:
-            return {}
-        return flink_verdicts(revision_session(folder, work), impacts)
+    try:
+        if head_rev is None:
+            return flink_verdicts(work, impacts)
+        with checkout(repo, head_rev, prefix) as folder:
+            if folder is None:
+                return {}
+            return flink_verdicts(revision_session(folder, work), impacts)
+    except FlinkUnavailable as exc:
+        raise UsageError(f"flinkx impact --validate could not start Flink: {exc}") from None
 
 
 @dataclass

@@ -74,7 +74,11 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if any(d.is_error and d.code not in semantic for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
-    with engine.FlinkSession(flink_log_dir(ws.cache_root)) as flink, task_progress() as progress:
+    try:
+        flink = engine.FlinkSession(flink_log_dir(ws.cache_root))
+    except engine.FlinkUnavailable as exc:  # this machine's setup (the JVM, the jar's folder): exit 2
+        raise UsageError(f"flinkx validate could not start Flink: {exc}") from None
+    with flink, task_progress() as progress:
         progress.phase("validating", len(tasks))
         for task in tasks:
             progress.advance(task.key)

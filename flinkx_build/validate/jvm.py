@@ -26,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from flinkx_build.cache_root import HOME_ENV
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
 
@@ -100,7 +101,11 @@ def standin_jar(toolchain: Toolchain) -> Path:
     has (`cache_root.py`). Built in a temporary directory and renamed into place, so a concurrent
     run or a crash never leaves a half-written jar behind the final name.
     """
-    root = private_folder(user_cache_dir()) / "standin-jar"
+    try:
+        root = private_folder(user_cache_dir()) / "standin-jar"
+    except OSError as exc:
+        raise RuntimeError(f"flinkx's own cache folder cannot hold the stand-in jar ({exc}); set {HOME_ENV} "
+                           "to a folder of yours") from None
     final_dir = root / sources_hash(toolchain)
     jar = final_dir / JAR_NAME
     if jar.is_file():

@@ -121,3 +121,25 @@ def test_a_jar_a_task_names_in_set_is_never_loaded_while_validating(tmp_path):
     assert not marker.exists(), "a jar named in SET was loaded"
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert result.stdout.count(": FX300 ") == 5 and "good.sql" not in result.stdout, result.stdout
+
+
+@needs_flink
+@pytest.mark.parametrize("command", [["validate", "ws"], ["impact", "ws", "--base", "HEAD", "--validate"]])
+def test_an_unusable_user_cache_folder_says_how_to_choose_another(tmp_path, command):
+    """An environment problem: exit 2 and one line, not an internal error."""
+    not_a_folder = tmp_path / "home"
+    not_a_folder.write_text("a file")
+    shutil.copytree(FIXTURE, tmp_path / "ws")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=tmp_path, check=True)
+    good = tmp_path / "ws" / "projects" / "p" / "tasks" / "good.sql"
+    good.write_text(good.read_text(encoding="utf-8").replace("WHERE paid", "WHERE NOT paid"), encoding="utf-8")
+    env = {**os.environ, "FLINKX_HOME": str(not_a_folder)}
+    result = subprocess.run([sys.executable, "-m", "flinkx_build", *command], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert f"flinkx {command[0]}" in result.stderr and "could not start Flink" in result.stderr
+    assert "cannot hold the stand-in jar" in result.stderr and "set FLINKX_HOME to a folder of yours" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
