@@ -102,7 +102,10 @@ def _real_folders(folder: str) -> list[str]:
 def _touch(path: Path, now: float) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
     try:
-        os.utime(fd, (now, now)) if os.utime in os.supports_fd else os.utime(path, (now, now))
+        if os.utime in os.supports_fd:
+            os.utime(fd, (now, now))
+        else:
+            os.utime(path, (now, now))
     finally:
         os.close(fd)
 

@@ -3,9 +3,11 @@
 The workspace's cache folder (`cache_dir`, default `.flinkx-cache`) holds data
 only (JSON entries, checked before use: `cache_entries.py`) and Flink's logs.
 A pull request can commit anything there, a symlink included, so the folder is
-used only when it stays inside the workspace with every link followed; else
-flinkx caches nothing for the run (FX100 says why) rather than write through
-the link.
+used only when, with every link followed, it is a folder of flinkx's own: inside
+the workspace, and not the workspace, its sources or .git
+(`own_folder_problem`, the rule `build_dir` and `cache_dir` are checked by too);
+else flinkx caches nothing for the run (FX100 says why) rather than write
+through the link.
 
 What would run as code if it were planted, the stand-in jar that validation,
 tests and deploy put on the JVM's classpath, is kept in the user's cache
