@@ -243,14 +243,25 @@ class Session:
                 self._lite[task.key] = found
         return self._lite.get(task.key)
 
+    def _usable_summary(self, task: Task, compile: bool) -> TaskSummary | None:
+        """A summary this session or the cache has that serves `summary(task, compile)`."""
+        found = self.cached_summary(task, compiled=compile)
+        return found if found is not None and (found.compiled is not None or not compile or not found.ok) else None
+
+    def summaries(self, tasks: list[Task], compile: bool = True) -> list[TaskSummary]:
+        """`summary()` of each of `tasks`; those the caches lack are made on every core first (a
+        cold graph or impact of 1,000 tasks is the cold build's work without the compiling)."""
+        self.summarize_on_every_core([t for t in tasks if self._usable_summary(t, compile) is None], compile=compile)
+        return [self.summary(t, compile=compile) for t in tasks]
+
     def summary(self, task: Task, compile: bool = True) -> TaskSummary:
         """What the task contributes to the workspace views (graph, manifest, workspace checks, impact).
 
         `compile=False`: the compiled SQL is not needed (lint, graph, impact). A summary made so
         skips compiling the task and is cached apart, under a key a build never reads.
         """
-        found = self.cached_summary(task, compiled=compile)
-        if found is not None and (found.compiled is not None or not compile or not found.ok):
+        found = self._usable_summary(task, compile)
+        if found is not None:
             return found
         rt = self.resolved(task)
         ws = self.workspace

@@ -35,7 +35,7 @@ OPENLINEAGE_HINT = "flinkx: error: --format openlineage needs the OpenLineage cl
 def session_graph(session: Session) -> tuple[nx.DiGraph, list[Diagnostic]]:
     """The whole workspace's graph and every load and resolve diagnostic."""
     diags = list(session.load_diagnostics)
-    summaries = [session.summary(task, compile=False) for task in session.tasks()]
+    summaries = session.summaries(session.tasks(), compile=False)
     for summary in summaries:
         diags.extend(summary.diagnostics)
     return workspace_graph(session.workspace, summaries), diags

@@ -150,13 +150,9 @@ def static_snapshot(session: Session, shown_root: Path) -> Snapshot:
 
 
 def add_tasks(snap: Snapshot, session: Session, shown_root: Path, tasks: list[Task]) -> None:
-    """The facts and graph elements of `tasks` (each summary read from the cache, or made: on
-    every core when many are missing, as a cold build makes them)."""
-    missing = [t for t in tasks if session.cached_summary(t, compiled=False) is None]  # the reads `summary` makes
-    session.summarize_on_every_core(missing, compile=False)
+    """The facts and graph elements of `tasks` (each summary read from the cache, or made)."""
     relocate = _relocator(session.workspace.root, shown_root)
-    for task in tasks:
-        summary = session.summary(task, compile=False)
+    for task, summary in zip(tasks, session.summaries(tasks, compile=False)):
         facts = _task_facts(summary, relocate, partial(_definitions, session, task))
         snap.tasks[facts.node] = facts
         snap.task_parts[facts.node] = task_elements(session.workspace, summary)
