@@ -168,7 +168,7 @@ class Workspace:
 
     @property
     def cache_root(self) -> Path | None:
-        """The cache folder, or None when it is a symlink leading out of the workspace (nothing is cached)."""
+        """The cache folder, or None when, links followed, it is not a folder of flinkx's own (nothing is cached)."""
         from flinkx_build.cache_root import workspace_cache_root
 
         return workspace_cache_root(self.root, self.config.cache_dir)

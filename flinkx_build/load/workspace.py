@@ -85,7 +85,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     diags: list[Diagnostic] = []
     config = _load_config(config_path, root, diags)
     cache_root = workspace_cache_root(root, config.cache_dir) if use_cache else None
-    cache = YamlCache(cache_root / "yaml" if cache_root else None, cache_root)
+    cache = YamlCache.under(cache_root)
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
     for proj_dir in _project_dirs(projects_dir, root, diags):

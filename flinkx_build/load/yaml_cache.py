@@ -77,6 +77,11 @@ class YamlCache:
         # reads and writes stay inside this folder even if a subfolder is a planted symlink
         self.boundary = boundary or (directory.parent if directory is not None else None)
 
+    @classmethod
+    def under(cls, cache_root: Path | None) -> "YamlCache":
+        """The YAML cache of a workspace's cache folder (`Workspace.cache_root`; None: off)."""
+        return cls(cache_root / "yaml" if cache_root is not None else None, cache_root)
+
     def key(self, raw: bytes) -> str:
         return hashlib.sha256(raw + f"\0{ruamel.yaml.__version__}\0{READER}\0{FORMAT}{VERSION}".encode()).hexdigest()
 

@@ -164,9 +164,10 @@ def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[D
         kind = "header"
     else:
         return []
-    if ws.cache_root is None:  # a cache folder linked out of the workspace: nothing is written through it
+    cache_root = ws.cache_root
+    if cache_root is None:  # a cache folder that is not flinkx's own: nothing is written through it
         return []
-    shadow_dir = ws.cache_root / "lsp"
+    shadow_dir = cache_root / "lsp"
     shadow = shadow_dir / path.name  # the loader falls back to the file's stem for a missing name
     try:
         shadow_dir.mkdir(parents=True, exist_ok=True)

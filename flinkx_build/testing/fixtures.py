@@ -100,8 +100,7 @@ def test_files(ws: Workspace) -> list[tuple[str, Path]]:
 
 
 def read_cases(ws: Workspace, use_cache: bool = True) -> tuple[list[RawCase], list[Diagnostic]]:
-    cache_root = ws.cache_root if use_cache else None
-    cache = YamlCache(cache_root / "yaml" if cache_root else None, cache_root)
+    cache = YamlCache.under(ws.cache_root if use_cache else None)
     cases: list[RawCase] = []
     diags: list[Diagnostic] = []
     for project, path in test_files(ws):
