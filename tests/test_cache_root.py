@@ -33,8 +33,9 @@ def test_the_cache_folder_is_used_only_inside_the_workspace(tmp_path):
         assert workspace_cache_root(ws, ".flinkx-cache") is None, target
 
 
-def test_a_default_cache_folder_linked_into_the_sources_is_refused(make_workspace, tmp_path):
-    ws = make_workspace({"projects/p/project.yaml": "name: p\n"})
+@pytest.mark.parametrize("config", ["engine: flink\n", ""], ids=["settings", "empty flinkx.yaml"])
+def test_a_default_cache_folder_linked_into_the_sources_is_refused(make_workspace, tmp_path, config):
+    ws = make_workspace({"flinkx.yaml": config, "projects/p/project.yaml": "name: p\n"})
     (ws / ".flinkx-cache").symlink_to(ws / "projects" / "p", target_is_directory=True)
     done = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", "ws"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2

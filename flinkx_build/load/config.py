@@ -72,6 +72,10 @@ def string_map(data: Any, key: str, shown: str, diags: list[Diagnostic], code: s
 
 def read_config(data: Any, shown: str, root: Path, diags: list[Diagnostic]) -> WorkspaceConfig:
     config = WorkspaceConfig()
+    problem = "" if isinstance(data, dict) and "cache_dir" in data else own_folder_problem(root, config.cache_dir)
+    if problem:  # the default, where a committed symlink leads (an empty flinkx.yaml included)
+        diags.append(Diagnostic(shown, 1, 1, "FX100", f"cache_dir '{config.cache_dir}' (the default) {problem}, through a symbolic link; flinkx writes only folders of its own",
+                                "remove the link (flinkx makes the folder), or set cache_dir to a folder of its own in the workspace"))
     if data is None:
         return config
     if not isinstance(data, dict):
@@ -96,10 +100,6 @@ def read_config(data: Any, shown: str, root: Path, diags: list[Diagnostic]) -> W
             report(data, key, f"{key} must be text")
     config.build_dir = _folder(data, "build_dir", config.build_dir, root, report)
     config.cache_dir = _folder(data, "cache_dir", config.cache_dir, root, report)
-    problem = "" if "cache_dir" in data else own_folder_problem(root, config.cache_dir)
-    if problem:  # the default, where a committed symlink leads
-        diags.append(Diagnostic(shown, 1, 1, "FX100", f"cache_dir '{config.cache_dir}' (the default) {problem}, through a symbolic link; flinkx writes only folders of its own",
-                                "remove the link (flinkx makes the folder), or set cache_dir to a folder of its own in the workspace"))
     if (root / config.build_dir).resolve() == (root / config.cache_dir).resolve():
         report(data, "cache_dir", "cache_dir and build_dir are the same folder", "a build replaces its folder: give the cache another one")
         config.cache_dir = WorkspaceConfig().cache_dir
