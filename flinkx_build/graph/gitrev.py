@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -201,9 +202,16 @@ def _link(source: Path, target: Path) -> bool:
 
 @contextmanager
 def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | None]:
-    """The workspace at `revision` in a temporary folder, or None if it has no flinkx.yaml there."""
-    folder = Path(tempfile.mkdtemp(prefix="flinkx-rev-"))
+    """The workspace at `revision` in a temporary folder, or None if it has no flinkx.yaml there.
+
+    SIGTERM is held back until the folder is made and its removal is due: impact's forked child
+    turns SIGTERM into SystemExit, and one raised between `mkdir` and the `try` left the folder
+    behind (a test saw it once in CI)."""
+    folder: Path | None = None
+    held = _hold_sigterm()
     try:
+        folder = Path(tempfile.mkdtemp(prefix="flinkx-rev-"))
+        held = _release_sigterm(held)  # a SIGTERM that came meanwhile is handled here, inside the `try`
         try:
             files = _listing(repo, revision.commit, prefix)
         except _GitFailed as exc:
@@ -217,4 +225,20 @@ def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | Non
             raise UsageError(f"cannot read revision '{revision.spec}': {exc}") from None
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        _release_sigterm(held)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _hold_sigterm() -> bool:
+    """Block SIGTERM for this thread (POSIX); True when this call blocked it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return False
+    return signal.SIGTERM not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+
+
+def _release_sigterm(held: bool) -> bool:
+    """Unblock SIGTERM if `_hold_sigterm` blocked it (a pending one is handled now); False."""
+    if held:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    return False

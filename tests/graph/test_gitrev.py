@@ -65,3 +65,35 @@ def test_a_link_in_the_working_tree_is_never_linked(shop, tmp_path):
         assert not (folder / ORDERS).is_symlink()
         assert os.stat(folder / ORDERS).st_ino != outside.stat().st_ino
         assert (folder / ORDERS).read_bytes() == outside.read_bytes()
+
+
+def test_a_sigterm_while_the_folder_is_made_still_removes_it(shop_root, tmp_path):
+    """impact's child turns SIGTERM into SystemExit: one that lands right after `mkdir` (here sent
+    from inside mkdtemp, as if it came during the system call) must not leave the folder behind."""
+    import subprocess
+    import sys
+
+    made = tmp_path / "made"
+    made.mkdir()
+    probe = (
+        "import os, signal, sys, tempfile\n"
+        "from pathlib import Path\n"
+        "from flinkx_build.graph.gitrev import checkout, resolve_revision\n"
+        "signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))\n"
+        f"tempfile.tempdir = {str(made)!r}\n"
+        "real = tempfile.mkdtemp\n"
+        "def mkdtemp(*args, **kwargs):\n"
+        "    folder = real(*args, **kwargs)\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return folder\n"
+        "tempfile.mkdtemp = mkdtemp\n"
+        f"repo = Path({str(shop_root.root)!r})\n"
+        "try:\n"
+        "    with checkout(repo, resolve_revision(repo, 'HEAD'), '') as folder:\n"
+        "        print('entered')\n"
+        "except SystemExit:\n"
+        "    print('stopped')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "stopped", done.stdout + done.stderr
+    assert list(made.iterdir()) == []
