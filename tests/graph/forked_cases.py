@@ -5,6 +5,7 @@ these cases fork the test process itself.
 """
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import tempfile
@@ -193,3 +194,24 @@ def test_a_base_loaded_and_summarised_on_every_core_in_the_child(shop_root, impa
     monkeypatch.setattr(impact_command, "can_take_forked", lambda: False)
     serial = _report(impact, shop_root, "--base", "HEAD", *args)
     assert forked == serial and forked["changes"]
+
+
+def test_the_child_takes_the_base_without_the_cycle_collector(shop_root, monkeypatch, tmp_path):
+    # as `cli.run` does: off in this process, back on in every forked child
+    gc.disable()
+    os.register_at_fork(after_in_child=gc.enable)
+    seen = tmp_path / "collector"
+    real = forked_snapshot.static_snapshot
+
+    def recording(session, shown_root):  # runs in the child
+        seen.write_text("on" if gc.isenabled() else "off", encoding="utf-8")
+        return real(session, shown_root)
+
+    monkeypatch.setattr(forked_snapshot, "static_snapshot", recording)
+    try:
+        root = shop_root.ws.resolve()
+        with ForkedSnapshot(shop_root.root, resolve_revision(shop_root.root, "HEAD"), "", None, root) as side:
+            side.snapshot(Snapshot())
+    finally:
+        gc.enable()
+    assert seen.read_text(encoding="utf-8") == "off"
