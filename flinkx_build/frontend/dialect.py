@@ -197,6 +197,7 @@ def _connector_options_grammar() -> Sequence:
                     OneOf(Ref("EqualsSegment"), Ref("DoubleEqualsSegment")),
                     _connector_option_part(),
                 ),
+                optional=True,  # WITH (): Flink takes an empty list (`CREATE TABLE t (a INT) WITH ()`)
             ),
         ),
     )

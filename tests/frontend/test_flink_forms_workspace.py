@@ -68,12 +68,33 @@ SELECT `user`, SUM(amount) FROM Orders GROUP BY `user`;
 BARE_USER_TASK = USERS_TASK.replace("SELECT `user`, SUM(amount) FROM Orders GROUP BY `user`",
                                     "SELECT user, SUM(amount) FROM Orders WHERE user > 0 GROUP BY user")
 
+# Forms a sweep of Flink 1.20's documentation found flinkx rejecting (tests/frontend/test_flink_grammar.py
+# has each on its own): a quoted constraint name, BETWEEN SYMMETRIC, OVERLAPS, SUBSTRING ... FOR a column.
+DOCS_FORMS_TASK = """\
+CREATE TEMPORARY TABLE bid_checks (
+  item STRING,
+  in_range BOOLEAN,
+  overlapping BOOLEAN,
+  prefix STRING,
+  CONSTRAINT `pk` PRIMARY KEY (item) NOT ENFORCED
+) WITH ('connector' = 'blackhole');
+
+INSERT INTO bid_checks
+SELECT item,
+  price BETWEEN SYMMETRIC 10 AND 1,
+  (bidtime, bidtime + INTERVAL '1' HOUR) OVERLAPS (bidtime - INTERVAL '1' MINUTE, bidtime),
+  SUBSTRING(item FROM 1 FOR CHAR_LENGTH(supplier_id))
+FROM Bid
+WHERE price NOT BETWEEN ASYMMETRIC 0 AND 1000000;
+"""
+
 FILES = {
     "projects/p/project.yaml": "name: p\n",
     "projects/p/tables/Bid.yaml": _table("Bid", "datagen", {"bidtime": "TIMESTAMP(3)", "price": "DECIMAL(10, 2)", "item": "STRING", "supplier_id": "STRING"}),
     "projects/p/tables/Orders.yaml": _table("Orders", "datagen", {"user": "BIGINT", "product": "STRING", "amount": "BIGINT"}),
     "projects/p/tasks/windows.sql": WINDOWS_TASK,
     "projects/p/tasks/users.sql": USERS_TASK,
+    "projects/p/tasks/docs_forms.sql": DOCS_FORMS_TASK,
 }
 
 
