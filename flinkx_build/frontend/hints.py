@@ -78,6 +78,9 @@ def parse_hint(comment: str) -> ParsedHint:
             result.items.append(HintItem(text))
         if i < len(tokens) and tokens[i][1] == ",":
             i += 1
+        elif i < len(tokens):  # Flink 1.20 rejects `/*+ BROADCAST(a) SHUFFLE_HASH(a) */` (checked with its parser)
+            result.error = HintParseError(f"hints are separated by commas: add ',' before '{tokens[i][1]}'", tokens[i][2])
+            return result
     return result
 
 

@@ -293,3 +293,15 @@ def test_flink_stops_at_the_same_word(flink, sql, word, line, col):
     assert flink_line == line and at[flink_col - 1 : col - 1] in ("", ".")
     lines[line - 1] = at[: col - 1] + f"`{word}`" + at[col - 1 + len(word):]
     assert flink.parse_only("\n".join(lines)) is None
+
+
+_JOIN = "SELECT {hint} t1.a FROM t1 JOIN t2 ON t1.a = t2.a"
+
+
+@pytest.mark.flink
+def test_flink_wants_a_comma_between_hints_as_flinkx_does(flink):
+    from flinkx_build.frontend.hints import parse_hint
+
+    for hint, accepted in [("/*+ BROADCAST(t1) SHUFFLE_HASH(t1) */", False), ("/*+ BROADCAST(t1), SHUFFLE_HASH(t1) */", True)]:
+        assert (flink.parse_only(_JOIN.format(hint=hint)) is None) == accepted
+        assert (parse_hint(hint).error is None) == accepted

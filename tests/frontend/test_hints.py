@@ -20,3 +20,11 @@ def test_dataphincolumns_keeps_family_qualifiers():
 def test_unclosed_hint_is_an_error():
     parsed = parse_hint("/*+ primarykey(id */")
     assert parsed.error is not None
+
+
+def test_hints_without_a_comma_between_them_are_an_error():
+    # Flink rejects the first form (tests/frontend/test_flink_grammar.py asks its parser)
+    parsed = parse_hint("/*+ BROADCAST(t1) SHUFFLE_HASH(t1) */")
+    assert parsed.error is not None and parsed.error.message == "hints are separated by commas: add ',' before 'SHUFFLE_HASH'"
+    assert parsed.error.offset == len("/*+ BROADCAST(t1) ")
+    assert parse_hint("/*+ BROADCAST(t1), SHUFFLE_HASH(t1) */").error is None

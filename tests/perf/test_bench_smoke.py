@@ -35,7 +35,7 @@ def _rows(output: str) -> dict[str, list[str]]:
 
 def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
     keep = tmp_path / "ws"
-    result = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--tasks", "50", "--keep", str(keep)],
+    result = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--tasks", "50", "--quick-runs", "3", "--keep", str(keep)],
                             capture_output=True, text=True, cwd=REPO, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "50 tasks" in result.stdout
