@@ -82,11 +82,25 @@ class DataphinSetTargetSegment(BaseSegment):
     match_grammar = Delimited(
         OneOf(
             Ref("BackQuotedIdentifierSegment"),
-            RegexParser(r"[A-Za-z_][A-Za-z0-9_$-]*", CodeSegment, type="dataphin_set_part"),
+            Ref("DataphinSetPartSegment"),
         ),
         delimiter=Ref("DotSegment"),
         allow_gaps=False,
         min_delimiters=1,
+    )
+
+
+class DataphinSetPartSegment(BaseSegment):
+    """One part of a SET target: a word, or words joined by ``-`` (``SET table.exec.mini-batch.enabled = true``:
+    the lexer makes ``mini``, ``-``, ``batch`` of it, and Flink's parser takes the key unquoted)."""
+
+    type = "dataphin_set_part"
+    match_grammar = Sequence(
+        RegexParser(r"[A-Za-z_][A-Za-z0-9_$]*", CodeSegment, type="dataphin_set_word"),
+        AnyNumberOf(
+            Sequence(Ref("MinusSegment"), RegexParser(r"[A-Za-z0-9_$]+", CodeSegment, type="dataphin_set_word"), allow_gaps=False),
+        ),
+        allow_gaps=False,
     )
 
 
@@ -288,6 +302,7 @@ def _build() -> Dialect:
     dataphin.add(
         DataphinFunctionProjectSegment=DataphinFunctionProjectSegment,
         DataphinSetTargetSegment=DataphinSetTargetSegment,
+        DataphinSetPartSegment=DataphinSetPartSegment,
         DataphinComputedColumnSegment=DataphinComputedColumnSegment,
         DataphinWatermarkSegment=DataphinWatermarkSegment,
         DataphinSetStatementSegment=DataphinSetStatementSegment,

@@ -103,6 +103,7 @@ VALID = {
     "overlaps_in_select": "SELECT (a, b) OVERLAPS (c, d) AS o FROM t",
     "overlaps_in_where": "SELECT a FROM t WHERE (a, b) OVERLAPS (c, d) AND a > b",
     "period_predicates": "SELECT (a, b) CONTAINS c, (a, b) EQUALS (c, d), (a, b) PRECEDES (c, d), (a, b) IMMEDIATELY SUCCEEDS (c, d) FROM t",
+    "set_configuration_unquoted_with_dashes": "SET table.exec.mini-batch.enabled = true",
     "substring_overlay_position_with_columns": "SELECT SUBSTRING(s FROM p FOR n + 1), OVERLAY(s PLACING 'x' FROM p FOR n), POSITION('a' IN s FROM p) FROM t",
     "cascading_window_view": "CREATE TEMPORARY VIEW window1 AS SELECT window_start, window_end, window_time AS rowtime, SUM(price) AS partial_price FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '2' MINUTES)) GROUP BY supplier_id, window_start, window_end, window_time",
     "ctas": "CREATE TABLE my_ctas_table WITH ('connector' = 'kafka') AS SELECT id, name, age FROM source_table WHERE mod(id, 10) = 0",

@@ -14,6 +14,7 @@ from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 from flinkx_build.frontend.dialect_flink120 import FLINK_BARE_COLUMN_WORDS
 from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.resolve.builtins import reserved_words
+from flinkx_build.resolve.sets import FLINK_CONFIG_PREFIXES
 
 # Option names Dataphin wants backticked after `SET [proj.]tbl.` (seed 000),
 # whatever Flink's list says about them.
@@ -159,6 +160,8 @@ class Rule_FX01(BaseRule):
         if word in BARE_COLUMN_WORDS and _alone_in_expression(context.parent_stack, segment):
             return None  # Flink reads it as the column
         in_set_target = segment.is_type("dataphin_set_part")
+        if in_set_target and _flink_configuration(context.parent_stack):
+            return None  # `SET table.exec.x = v`: Flink configuration, whose key Flink's parser takes unquoted
         level = reserved_words().get(word.upper())
         dataphin_word = in_set_target and word in SET_TARGET_WORDS
         if dataphin_word:
@@ -186,6 +189,14 @@ class Rule_FX01(BaseRule):
         if _misparsed(context.parent_stack, segment):
             return None
         return _quote(segment, backticked(raw), what, f"{strength}.")
+
+
+def _flink_configuration(parents: tuple[BaseSegment, ...]) -> bool:
+    """The SET target starts with a Flink configuration prefix (`resolve/sets.py`; a meta table of
+    that name, which the resolver would pick instead, is not known to a rule without the workspace)."""
+    target = next((p for p in reversed(parents) if p.is_type("dataphin_set_target")), None)
+    first = next((s for s in target.segments if s.is_code), None) if target is not None else None
+    return first is not None and first.is_type("dataphin_set_part") and first.raw.lower() in FLINK_CONFIG_PREFIXES
 
 
 def _quote(segment: BaseSegment, quoted: BaseSegment, what: str, reason: str) -> LintResult:
