@@ -376,21 +376,22 @@ def extend(dataphin: Dialect) -> None:
             dataphin.get_segment("DatatypeSegment").match_grammar,
         )
 
-    flink = dataphin.get_grammar
+    grammar = dataphin.get_grammar
     # ansi ends a select list and a WHERE at OVERLAPS (for `SELECT ... OVERLAPS (d1, d2)`, not Flink)
-    not_overlaps = {name: flink(name).copy(remove=[Ref.keyword("OVERLAPS")])
+    not_overlaps = {name: grammar(name).copy(remove=[Ref.keyword("OVERLAPS")])
                     for name in ("SelectClauseTerminatorGrammar", "WhereClauseTerminatorGrammar")}
     dataphin.replace(
         **not_overlaps,
         Expression_A_Grammar=_expression_a_grammar(dataphin),
         # a STRING NOT NULL METADATA FROM 'k' VIRTUAL
-        MetadataColumnDefinitionSegment=flink("MetadataColumnDefinitionSegment").copy(
+        MetadataColumnDefinitionSegment=grammar("MetadataColumnDefinitionSegment").copy(
             insert=[Sequence(Ref.keyword("NOT", optional=True), "NULL", optional=True)], before=Ref.keyword("METADATA"),
         ),
         # CONSTRAINT `pk` PRIMARY KEY (a) NOT ENFORCED
-        FlinkTableConstraintSegment=flink("FlinkTableConstraintSegment").copy(
+        # (`flink`'s first element is the optional CONSTRAINT with a bare name: it is swapped)
+        FlinkTableConstraintSegment=grammar("FlinkTableConstraintSegment").copy(
             insert=[Sequence("CONSTRAINT", Ref("SingleIdentifierGrammar"), optional=True)], at=0,
-            remove=[flink("FlinkTableConstraintSegment")._elements[0]],
+            remove=[grammar("FlinkTableConstraintSegment")._elements[0]],
         ),
     )
     dataphin.add(InsertPartitionSpecSegment=InsertPartitionSpecSegment)

@@ -78,7 +78,8 @@ def parse_hint(comment: str) -> ParsedHint:
             result.items.append(HintItem(text))
         if i < len(tokens) and tokens[i][1] == ",":
             i += 1
-        elif i < len(tokens):  # Flink 1.20 rejects `/*+ BROADCAST(a) SHUFFLE_HASH(a) */` (checked with its parser)
+        elif i < len(tokens) and tokens[i][0] == "word":  # Flink 1.20 rejects `/*+ BROADCAST(a) SHUFFLE_HASH(a) */`
+            # (checked with its parser); anything but a name there is the loop's "expected a hint name"
             result.error = HintParseError(f"hints are separated by commas: add ',' before '{tokens[i][1]}'", tokens[i][2])
             return result
     return result

@@ -28,3 +28,7 @@ def test_hints_without_a_comma_between_them_are_an_error():
     assert parsed.error is not None and parsed.error.message == "hints are separated by commas: add ',' before 'SHUFFLE_HASH'"
     assert parsed.error.offset == len("/*+ BROADCAST(t1) ")
     assert parse_hint("/*+ BROADCAST(t1), SHUFFLE_HASH(t1) */").error is None
+
+
+def test_a_non_name_after_a_hint_is_not_a_missing_comma():
+    assert parse_hint("/*+ primarykey(id) ) */").error.message == "expected a hint name, found ')'"
