@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import os
+import signal
+
+import pytest
 
 from flinkx_build.load import read_once
 from flinkx_build.load.read_once import read_bytes
@@ -48,3 +51,29 @@ def test_what_is_kept_stays_bounded(tmp_path, monkeypatch):
         path.write_bytes(b"y" * 100)
         assert read_bytes(path) == b"y" * 100
         assert read_once._kept_bytes <= 250
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    """A FIFO planted in a workspace would block `open` for good; the read refuses it at once."""
+    fifo = tmp_path / "pipe.sql"
+    os.mkfifo(fifo)
+
+    def blocked(signum, frame):
+        raise AssertionError("the read blocked on a FIFO")
+
+    previous = signal.signal(signal.SIGALRM, blocked)
+    signal.alarm(10)
+    try:
+        _refused_at_once(fifo, tmp_path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _refused_at_once(fifo, tmp_path):
+    with pytest.raises(OSError, match="not a regular file"):
+        read_bytes(fifo)
+    link = tmp_path / "link.sql"
+    link.symlink_to(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        read_bytes(link)
