@@ -16,13 +16,13 @@ run, re-serialising cost more than parsing.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from flinkx_build import json_codec
 from flinkx_build.cache_prune import mark_used
 
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
@@ -66,7 +66,7 @@ def read_entry(path: Path | None, fmt: str, version: int, key: str) -> Any:
         return None
     try:
         raw = _read_regular(path).rstrip()
-        entry = json.loads(raw)
+        entry = json_codec.loads(raw)
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("format") != fmt or entry.get("version") != version:
@@ -98,9 +98,8 @@ def write_entry(path: Path | None, fmt: str, version: int, key: str, data: Any) 
     if path is None:
         return
     try:
-        body = json.dumps(data, separators=(",", ":")).encode()
-        header = json.dumps({"format": fmt, "version": version, "key": key, "sha256": hashlib.sha256(body).hexdigest()},
-                            separators=(",", ":")).encode()
+        body = json_codec.dumps(data)
+        header = json_codec.dumps({"format": fmt, "version": version, "key": key, "sha256": hashlib.sha256(body).hexdigest()})
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")  # 0600
         with os.fdopen(fd, "wb") as fh:

@@ -46,20 +46,22 @@ VERSION = 2  # 2: build files by size, mtime and inode
 DEFAULT_CACHE_DIR = ".flinkx-cache"
 
 
-def _hash_tree(digest: "hashlib._Hash", folder: Path, root: Path) -> None:
+def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str) -> None:
+    """Hash every file below `folder`, each named by its path relative to the workspace
+    (`rel_folder` is the folder's: joined here, as `os.path.relpath` per file took a third of the time)."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
-        digest.update(f"unreadable {folder}: {exc.errno}\0".encode())
+        digest.update(f"unreadable {rel_folder}: {exc.errno}\0".encode())
         return
     for entry in entries:
-        rel = os.path.relpath(entry.path, root)
+        rel = f"{rel_folder}/{entry.name}"
         if entry.is_symlink():
             digest.update(f"link {rel} -> {os.readlink(entry.path)}\0".encode())
         if entry.is_dir():  # follows a link to a folder, as the loader would (it refuses those that leave)
             digest.update(f"dir {rel}\0".encode())
             if not entry.is_symlink():
-                _hash_tree(digest, Path(entry.path), root)
+                _hash_tree(digest, entry.path, rel)
             continue
         try:
             # the loader refuses a file over its limit (FX180) whatever it holds: never read one whole
@@ -81,7 +83,7 @@ def fingerprint(root: Path, options: dict[str, Any]) -> str:
     config = root / CONFIG_FILE
     digest.update(f"config {config.is_symlink()}\0".encode())
     digest.update(config.read_bytes() if config.is_file() else b"no config")
-    _hash_tree(digest, root / "projects", root)
+    _hash_tree(digest, os.path.join(root, "projects"), "projects")
     return digest.hexdigest()
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import json
 import os
 import shutil
 import stat
@@ -21,6 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from flinkx_build import json_codec
 from flinkx_build.emit.folder import MARKER
 from flinkx_build.emit.folder import BuildFolderRefused
 from flinkx_build.emit.folder import check_build_folder
@@ -84,7 +84,7 @@ def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any
             with open(target, "wb") as handle:
                 handle.write(data)
     # compact, as dbt writes its manifest: indenting 5 MB at 1,000 tasks took four times as long
-    (stage / "manifest.json").write_text(json.dumps(manifest, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    (stage / "manifest.json").write_bytes(json_codec.dumps(manifest, sort_keys=True) + b"\n")
 
 
 def _link_unchanged(previous: str, target: str, data: bytes) -> bool:

@@ -10,6 +10,7 @@ version, key and content hash, or it is ignored and rebuilt.
 from __future__ import annotations
 
 import hashlib
+import math
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +28,17 @@ FORMAT = "flinkx-yaml-cache"
 VERSION = 2  # 1 was pickle: never read again
 
 
-def encode(value: Any) -> Any:
-    """A parsed document as JSON-able data: {"map": [[key, value, pos]], "at": pos} / {"seq": ...}."""
+def encode(value: Any, to_store: bool = False) -> Any:
+    """A parsed document as JSON-able data: {"map": [[key, value, pos]], "at": pos} / {"seq": ...}.
+
+    `to_store`: for the cache file, whose JSON writes a float that is not finite (`.nan`, `.inf`)
+    as null (json_codec.py): such a document raises ValueError and is not stored."""
     if isinstance(value, CommentedMap):
         data = value.lc.data or {}
-        return {"map": [[str(k), encode(v), data.get(k)] for k, v in value.items()], "at": [value.lc.line, value.lc.col]}
+        return {"map": [[str(k), encode(v, to_store), data.get(k)] for k, v in value.items()], "at": [value.lc.line, value.lc.col]}
     if isinstance(value, CommentedSeq):
         data = value.lc.data or {}
-        return {"seq": [[encode(v), data.get(i)] for i, v in enumerate(value)], "at": [value.lc.line, value.lc.col]}
+        return {"seq": [[encode(v, to_store), data.get(i)] for i, v in enumerate(value)], "at": [value.lc.line, value.lc.col]}
     if isinstance(value, (dict, list, tuple)):  # not produced by the loader's checks; keep the shape anyway
         raise TypeError(f"cannot cache a {type(value).__name__}")
     if isinstance(value, bool) or value is None:
@@ -42,6 +46,8 @@ def encode(value: Any) -> Any:
     if isinstance(value, int):  # ruamel's ScalarInt and ScalarBoolean are ints
         return bool(value) if isinstance(value, ScalarBoolean) else int(value)
     if isinstance(value, float):
+        if to_store and not math.isfinite(value):
+            raise ValueError("cannot cache a float that is not finite")
         return float(value)
     return str(value)
 
@@ -98,7 +104,7 @@ class YamlCache:
     def put(self, raw: bytes, data: Any) -> None:
         key = self.key(raw)
         try:
-            encoded = encode(data)
+            encoded = encode(data, to_store=True)
         except (TypeError, ValueError):
             return
         write_entry(entry_path(self.directory, self.boundary, key), FORMAT, VERSION, key, encoded)

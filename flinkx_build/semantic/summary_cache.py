@@ -21,11 +21,13 @@ Entries are JSON data in the cache folder, checked like every cache entry
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import asdict
 from pathlib import Path
 
+from flinkx_build import json_codec
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
@@ -61,6 +63,8 @@ class SummaryCache:
         self.mode = mode
         self._root = str(ws.root)
         self._names = self._name_index() if cache_root is not None else ""
+        # what every key shares, hashed once: a build keys each of its 1,000 tasks
+        self._shared = hashlib.sha256(canonical_hash([FORMAT, VERSION, code_version(), self._names]).encode())
         # word -> [kind, key, the load memo's key of its file, the file's place in the workspace]:
         # the memo's key covers bytes, project variables and loader; the place, where findings point
         self._by_word: dict[str, list[list[str]]] = {}
@@ -94,7 +98,13 @@ class SummaryCache:
                 if not dep[2]:  # loaded without the memo: nothing identifies its content cheaply
                     return None
                 deps.append(dep)
-        return canonical_hash([FORMAT, VERSION, code_version(), self._names, task.rel_path, task.content_hash, context, deps])
+        # each part length-prefixed, so no two lists of parts hash alike (json.dumps of it all was half the time)
+        digest = self._shared.copy()
+        for part in (task.rel_path, task.content_hash, json_codec.dumps(context, sort_keys=True).decode(), *(f for dep in deps for f in dep)):
+            data = part.encode("utf-8", "surrogatepass")
+            digest.update(b"%d:" % len(data))
+            digest.update(data)
+        return digest.hexdigest()
 
     def _place(self, shown: str) -> str:
         rel = below(shown, self._root)

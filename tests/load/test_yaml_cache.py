@@ -1,5 +1,6 @@
 """The YAML cache: JSON data with positions, used only when its format, key and hash check out."""
 import json
+import math
 import os
 import pickle
 
@@ -37,6 +38,17 @@ def test_broken_yaml_is_not_cached(tmp_path):
     data, errors = load_yaml(path, "t.yaml", cache)
     assert data is None and errors[0].code == "FX101"
     assert not list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_a_document_with_a_float_that_is_not_finite_is_not_cached(tmp_path):
+    """The cache's JSON writes NaN as null (json_codec.py): such a document is parsed each time instead."""
+    cache = YamlCache(tmp_path / "cache")
+    path = tmp_path / "t.yaml"
+    path.write_text("with:\n  a: .nan\n  b: .inf\n")
+    first, _ = load_yaml(path, "t.yaml", cache)
+    assert not list((tmp_path / "cache").rglob("*.json"))
+    second, _ = load_yaml(path, "t.yaml", cache)
+    assert math.isnan(second["with"]["a"]) and math.isinf(second["with"]["b"]) and math.isnan(first["with"]["a"])
 
 
 def test_every_example_file_reads_back_from_the_cache_exactly(tmp_path):
