@@ -112,8 +112,14 @@ def _format_prefixes(spec: ConnectorSpec, options: Mapping[str, str]) -> list[tu
 def known_keys(spec: ConnectorSpec, options: Mapping[str, str], columns: Iterable[str]) -> frozenset[str]:
     """Every key the connector accepts with these options (format keys and column patterns expanded)."""
     selected = tuple(options.get(key, "").strip() for key, _ in spec.format_keys)
-    patterned = any(COLUMN in k.split(".") for k in spec.optional)
-    return _known_keys(spec, selected, tuple(columns) if patterned else ())
+    return _known_keys(spec, selected, tuple(columns) if _has_column_patterns(spec) else ())
+
+
+@lru_cache(maxsize=256)
+def _has_column_patterns(spec: ConnectorSpec) -> bool:
+    """Some option names a column (datagen's `fields.#.kind`). Once per connector: per table, this
+    walk over every option name was most of checking 1,800 meta tables' options."""
+    return any(COLUMN in k.split(".") for k in spec.optional)
 
 
 @lru_cache(maxsize=1024)

@@ -14,6 +14,7 @@ flinkx_build/data/connector_options.json (flinkx_build/connectors.py).
 """
 from __future__ import annotations
 
+from typing import Iterator
 from typing import Mapping
 
 from flinkx_build.connectors import ConnectorSpec
@@ -37,8 +38,8 @@ REFUSING_ENGINES = frozenset({"flink", "mrs"})
 MODES = ("stream", "batch")
 
 
-def _physical_columns(table: MetaTable) -> list[str]:
-    return [c.name for c in table.columns if not c.header]
+def _physical_columns(table: MetaTable) -> Iterator[str]:
+    return (c.name for c in table.columns if not c.header)  # read only by a connector with column options
 
 
 def _unknown(table: MetaTable, spec: ConnectorSpec, options: Mapping[str, str], keys) -> list[UnknownKey]:

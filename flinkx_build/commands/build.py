@@ -37,9 +37,11 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         # only now the pipeline (networkx, the checks): a replayed build never needs it
         from flinkx_build.commands.common import check_projects
         from flinkx_build.commands.common import open_session
+        from flinkx_build.compile.early_parse import early_parses
         from flinkx_build.compile.workspace import compile_workspace
 
-        session = open_session(workspace, mode, use_cache=not no_cache, parser=parser)
+        on_projects = early_parses(parser, memo.out_dir) if memo is not None else None
+        session = open_session(workspace, mode, use_cache=not no_cache, parser=parser, on_projects=on_projects)
         selected = check_projects(session, projects)
         ws = session.workspace
         out_dir = out or (ws.root / ws.config.build_dir)
