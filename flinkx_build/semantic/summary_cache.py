@@ -115,10 +115,6 @@ class SummaryCache:
         """The key of the same summary made without compiling the task (lint, graph and impact need no SQL)."""
         return None if key is None else canonical_hash([key, "without compiled SQL"])
 
-    def has(self, key: str | None) -> bool:
-        path = entry_path(self.directory, self.root, key) if key is not None else None
-        return path is not None and path.is_file()
-
     def get(self, key: str | None) -> TaskSummary | None:
         if key is None:
             return None
