@@ -6,11 +6,13 @@ it, or a change the cache does not notice, fails here.
 """
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from flinkx_build.cache_entries import write_entry
 from flinkx_build.pipeline import Session
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "example-workspace"
@@ -102,6 +104,22 @@ def test_a_tampered_entry_is_a_miss(ws):
         entry.write_bytes(entry.read_bytes().replace(b"FX", b"FY").replace(b"INSERT", b"DELETE"))
     session, after = _summaries(ws)
     assert _resolved_keys(session) == {t.key for t in session.tasks()}
+    assert after == _summaries(ws, use_cache=False)[1]
+
+
+def test_an_entry_of_the_wrong_shape_with_a_valid_hash_is_a_miss(ws):
+    """Whoever can write the cache folder can write a well-formed entry: its values are still checked."""
+    _summaries(ws)
+    reshaped = 0
+    for entry in sorted((ws / ".flinkx-cache" / "summaries").rglob("*.json")):
+        header = json.loads(entry.read_bytes())
+        if header["data"]["column_lineage"]:
+            header["data"]["column_lineage"][0] = {"target": 1}
+            write_entry(entry, header["format"], header["version"], header["key"], header["data"])
+            reshaped += 1
+    assert reshaped
+    session, after = _summaries(ws)
+    assert len(_resolved_keys(session)) >= reshaped
     assert after == _summaries(ws, use_cache=False)[1]
 
 
