@@ -11,6 +11,7 @@ from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.console import verbose
 from flinkx_build.emit.build_cache import BuildMemo
 from flinkx_build.emit.writer import prepare_build_folder
 
@@ -73,8 +74,9 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     manifest = build_manifest(ws, built.summaries, {k: v[0] for k, v in outputs.items()}, built.graph)
     keep = set(ws.projects) - set(selected) if selected else None
     write_build(out_dir, files, manifest, keep, workspace_root=ws.root)
-    for rel in sorted(files):
-        echo_progress(f"wrote {out_dir / rel}")
+    if verbose():  # a line per file, only with -v (and a Path per file only then: 1,000 of them)
+        for rel in sorted(files):
+            echo_progress(f"wrote {out_dir / rel}")
     echo_summary(f"flinkx: built {len(outputs)} tasks of {projects_built} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)
     if memo is not None:
         memo.remember(warnings, files, len(outputs), projects_built, check)
@@ -95,7 +97,8 @@ def _replayed(memo: BuildMemo, check: bool, started: float) -> bool:
     if check:
         echo_summary(f"flinkx: {tasks} tasks compile cleanly ({elapsed:.1f} s); nothing written (--check)", ok=True)
         return True
-    for rel in written:
-        echo_progress(f"unchanged {memo.shown_out / rel}")
+    if verbose():
+        for rel in written:
+            echo_progress(f"unchanged {memo.shown_out / rel}")
     echo_summary(f"flinkx: built {tasks} tasks of {projects} projects into {memo.shown_out} ({elapsed:.1f} s)", ok=True)
     return True

@@ -111,9 +111,14 @@ def echo_summary(message: str, ok: bool | None = None) -> None:
     echo_spans([[(message, style)]], err=True)
 
 
+def verbose() -> bool:
+    """-v was given: `echo_progress` prints."""
+    return verbosity() >= VERBOSE
+
+
 def echo_progress(message: str) -> None:
     """Extra detail on stderr, only with -v."""
-    if verbosity() >= VERBOSE:
+    if verbose():
         echo_spans([[(message, "dim")]], err=True)
 
 
