@@ -55,6 +55,7 @@ class Run:
 
     seconds: float
     peak_mb: float
+    times: tuple[float, ...] = ()  # every run's wall seconds, in order (printed to stderr with the row)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def measure(commands: list[list[str]], cwd: Path, runs: int, before: Callable[[]
         seconds, peak = run_processes(commands, cwd, ok)
         times.append(seconds)
         peaks.append(peak)
-    return Run(statistics.median(times), max(peaks))
+    return Run(statistics.median(times), max(peaks), tuple(times))
 
 
 class ProgressRows(list):
@@ -130,6 +131,8 @@ class ProgressRows(list):
 
     def append(self, row: Row) -> None:
         print("bench: " + " | ".join(row.cells()), file=sys.stderr, flush=True)
+        if len(row.flinkx.times) > 1:  # the spread behind a median: one slow minute of a shared machine shows here
+            print("bench:   runs: " + " ".join(f"{t:.2f}" for t in row.flinkx.times), file=sys.stderr, flush=True)
         super().append(row)
 
 
