@@ -38,9 +38,15 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     diags: list[Diagnostic] = []
     for stmt in parsed:
         if stmt.syntax:
+            from flinkx_build.frontend.client_statements import client_statement
             from flinkx_build.frontend.reserved_stop import syntax_code  # sqlfluff: only for a broken statement
 
             code = syntax_code(stmt.syntax.message)  # FX01: a reserved word stops the parse
+            client = client_statement(stmt.source) if code == "FX120" else None
+            if client is not None:  # Flink's parser takes it; a job does not
+                at = stmt.code_pos or stmt.pos
+                diags.append(Diagnostic(path, at.line, at.col, code, client.message, client.hint))
+                continue
             diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message))
     settings, table_types = collect_settings(ws, task.project, parsed, path, diags)
     statements = [ResolvedStatement(p) for p in parsed]
