@@ -8,8 +8,6 @@ from __future__ import annotations
 import pytest
 
 from flinkx_build.frontend.client_statements import client_statement
-from flinkx_build.validate.engine import FlinkSession
-from flinkx_build.validate.engine import flink_available
 
 CLIENT = {
     "SHOW CREATE": "SHOW CREATE TABLE src",
@@ -60,15 +58,6 @@ def test_other_statements_that_do_not_parse_keep_their_message(make_workspace, c
     assert client_statement("/* c */ add  jar 'x'").name == "ADD JAR"
 
 
-_REASON = flink_available()
-
-
-@pytest.fixture(scope="module")
-def flink(tmp_path_factory):
-    if _REASON is not None:
-        pytest.skip(f"Flink validation unavailable: {_REASON}")
-    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
-        yield session
 
 
 @pytest.mark.flink

@@ -14,8 +14,6 @@ from __future__ import annotations
 import pytest
 
 from flinkx_build.frontend.parse import parse_task_text
-from flinkx_build.validate.engine import FlinkSession
-from flinkx_build.validate.engine import flink_available
 
 _WINDOW = "TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))"
 
@@ -251,15 +249,6 @@ def test_enough_forms():
 
 # --- the oracle: Flink 1.20's own parser, one JVM for the module --------------------------
 
-_REASON = flink_available()
-
-
-@pytest.fixture(scope="module")
-def flink(tmp_path_factory):
-    if _REASON is not None:
-        pytest.skip(f"Flink validation unavailable: {_REASON}")
-    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
-        yield session
 
 
 @pytest.mark.flink
