@@ -54,13 +54,18 @@ def edited_since(folder: Path, since_ns: int, limit: int) -> list[Path] | None:
         except OSError:
             continue
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                pending.append(entry.path)
-            elif entry.name.endswith(".sql") and entry.is_file(follow_symlinks=False):
-                if entry.stat(follow_symlinks=False).st_mtime_ns > since_ns:
-                    found.append(Path(entry.path))
-                    if len(found) > limit:
-                        return None
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                    continue
+                edited = entry.name.endswith(".sql") and entry.is_file(follow_symlinks=False) and \
+                    entry.stat(follow_symlinks=False).st_mtime_ns > since_ns
+            except OSError:  # gone meanwhile: the loader will say what it finds
+                continue
+            if edited:
+                found.append(Path(entry.path))
+                if len(found) > limit:
+                    return None
     return found
 
 
@@ -69,7 +74,13 @@ def early_parses(parser: ParserProcess | None, out_dir: Path) -> Callable[[Works
     since = _last_build_time(out_dir)
     if parser is None or since is None:
         return None
-    return lambda ws: start_parses(parser, ws, since)
+
+    def start(ws: Workspace) -> None:
+        try:
+            start_parses(parser, ws, since)
+        except Exception:  # noqa: BLE001 - a guess never fails a build: the parse is then made when it is asked for
+            pass
+    return start
 
 
 def start_parses(parser: ParserProcess, ws: Workspace, since_ns: int) -> None:
