@@ -24,7 +24,7 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS  # `json` writes an int key as its text: so d
 def dumps(obj: Any, sort_keys: bool = False) -> bytes:
     """Compact JSON as UTF-8 bytes. TypeError or ValueError for what `json.dumps` refuses too."""
     try:
-        return orjson.dumps(obj, option=_OPTIONS | orjson.OPT_SORT_KEYS if sort_keys else _OPTIONS)
+        return orjson.dumps(obj, option=(_OPTIONS | orjson.OPT_SORT_KEYS) if sort_keys else _OPTIONS)
     except orjson.JSONEncodeError:
         return json.dumps(obj, sort_keys=sort_keys, separators=(",", ":")).encode()
 

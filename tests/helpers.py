@@ -1,9 +1,15 @@
 """Test helpers that drive the real pipeline (no mocks)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from flinkx_build.pipeline import Session
+from flinkx_build.validate.engine import FlinkSession
+from flinkx_build.validate.engine import flink_available
 
 
 def session_for(root: Path, mode: str | None = None) -> Session:
@@ -33,3 +39,13 @@ def task_errors(root: Path, key: str) -> list[str]:
 def squash(sql: str) -> str:
     """Whitespace-insensitive form for substring checks."""
     return " ".join(sql.split())
+
+
+@contextmanager
+def flink_session(tmp_path_factory) -> Iterator[FlinkSession]:
+    """The embedded Flink (its parser and planner) for a fixture, or the test skipped with why."""
+    reason = flink_available()
+    if reason is not None:
+        pytest.skip(f"Flink unavailable: {reason}")
+    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
+        yield session

@@ -141,28 +141,28 @@ def _generated_decoder(cls: type, names: list[str], kinds: list[Any], codecs: li
     body = [f"    if type(data) is not list or len(data) != {n}:",
             f"        raise BadEntry('a {cls.__name__} has {n} fields')",
             f"    {', '.join(f'v{i}' for i in range(n))}, = data"]
-    values = []
+    values: list[tuple[str, str]] = []  # (field, the expression of its value)
     for i, (name, kind, code) in enumerate(zip(names, kinds, codecs)):
         if cls is Diagnostic and name == "path":
             body += [f"    if v{i} is not None:", "        raise BadEntry('a finding is about its own file')"]
-            values.append(f"{name}=shown")
+            values.append((name, "shown"))
         elif kind in (str, int, bool):
             body += [f"    if type(v{i}) is not {kind.__name__}:", f"        raise BadEntry('{cls.__name__}.{name} must be {kind.__name__}')"]
-            values.append(f"{name}=v{i}")
+            values.append((name, f"v{i}"))
         elif kind is Loc:  # inline: a table holds dozens of positions
             body += [f"    if type(v{i}) is not int or v{i} < 0:", "        raise BadEntry('a position is line * 2**32 + col')",
                      f"    p{i} = new(Loc)", f"    d = p{i}.__dict__",
                      f"    d['path'] = shown; d['line'] = v{i} >> 32; d['col'] = v{i} & 0xFFFFFFFF"]
-            values.append(f"{name}=p{i}")
+            values.append((name, f"p{i}"))
         else:
             scope[f"c{i}"] = code
-            values.append(f"{name}=c{i}(v{i}, shown)")
+            values.append((name, f"c{i}(v{i}, shown)"))
     if cls is Diagnostic:  # few, and a planted entry must not skip masking and escaping (__post_init__)
-        body += [f"    return cls({', '.join(values)})"]
+        body += [f"    return cls({', '.join(f'{name}={value}' for name, value in values)})"]
     else:  # the other classes check nothing in __init__: set the fields as stored (item by item:
         # a third faster than `__dict__.update(**fields)`, at 56,000 objects a load)
         body += ["    obj = new(cls)", "    d = obj.__dict__"]
-        body += [f"    d['{value.split('=', 1)[0]}'] = {value.split('=', 1)[1]}" for value in values]
+        body += [f"    d['{name}'] = {value}" for name, value in values]
         body += ["    return obj"]
     exec("def dec(data, shown):\n" + "\n".join(body), scope)  # noqa: S102 - text from field names only
     return scope["dec"]

@@ -100,8 +100,9 @@ class SummaryCache:
                 deps.append(dep)
         # each part length-prefixed, so no two lists of parts hash alike (json.dumps of it all was half the time)
         digest = self._shared.copy()
-        for part in (task.rel_path, task.content_hash, json_codec.dumps(context, sort_keys=True).decode(), *(f for dep in deps for f in dep)):
-            data = part.encode("utf-8", "surrogatepass")
+        text = [task.rel_path.encode("utf-8", "surrogatepass"), task.content_hash.encode()]
+        deps_text = [f.encode("utf-8", "surrogatepass") for dep in deps for f in dep]
+        for data in [*text, json_codec.dumps(context, sort_keys=True), *deps_text]:
             digest.update(b"%d:" % len(data))
             digest.update(data)
         return digest.hexdigest()

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from flinkx_build.validate.engine import FlinkSession
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_session
 
 
 @pytest.fixture(scope="module")
 def flink(tmp_path_factory):
-    reason = flink_available()
-    if reason is not None:
-        pytest.skip(f"Flink validation unavailable: {reason}")
-    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
+    with flink_session(tmp_path_factory) as session:
         yield session

@@ -5,7 +5,7 @@ import pytest
 
 from flinkx_build.validate.contract import ScriptToValidate
 from flinkx_build.validate.engine import FlinkSession
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_session
 
 TABLES = {
     "flinkx.yaml": "engine: flink\nsecrets: [mysql_password]\n",
@@ -119,10 +119,7 @@ def workspace_with_tasks(make_workspace, tasks: dict[str, str]):
 
 @pytest.fixture(scope="session")
 def flink(tmp_path_factory):
-    reason = flink_available()
-    if reason is not None:
-        pytest.skip(f"Flink unavailable: {reason}")
-    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
+    with flink_session(tmp_path_factory) as session:
         yield session
 
 
