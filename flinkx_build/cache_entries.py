@@ -1,21 +1,26 @@
 """One cache entry file: JSON data, checked before use, written atomically.
 
-Both caches (parsed YAML, parsed statements) live in the workspace's cache
-folder, where a pull request can plant files. So an entry is JSON only
-(nothing in it names a type or runs code), and it is used only when its
-format, version, key and the SHA-256 of its data all check out; anything
-else (a pickle, a truncated file, another version) reads as a miss and is
-overwritten. The hash catches corruption and stale formats, not forgery
-(see docs/decisions.md). Reads and writes never follow a symlink planted
+Every cache (parsed YAML, parsed statements, summaries, lint results, the
+load and run memos, the graph's cycle check) lives in the workspace's cache
+folder, where a pull request can plant files, and goes through here. So an
+entry is JSON only (nothing in it names a type or runs code), and it is used
+only when its format, version, key and its HMAC-SHA256 under this user's
+secret key (`cache_secret.py`) all check out; anything else (a pickle, a
+truncated file, another version, an entry with a correct checksum that
+flinkx did not write) reads as a miss and is overwritten. Every key is
+computable from the workspace's bytes, so only the MAC, whose key no
+workspace can read, makes a planted entry useless. Without a usable secret
+nothing is read or written. Reads and writes never follow a symlink planted
 below the cache folder out of it.
 
-The hash covers the data's bytes as written (the entry's last member), so a
-read checks it without serialising the data again: at a thousand entries a
-run, re-serialising cost more than parsing.
+The MAC covers the header's format, version and key, and the data's bytes as
+written (the entry's last member), so a read checks it without serialising
+the data again: at a thousand entries a run, re-serialising cost more than
+parsing.
 """
 from __future__ import annotations
 
-import hashlib
+import hmac
 import os
 import stat
 import tempfile
@@ -24,6 +29,8 @@ from typing import Any
 
 from flinkx_build import json_codec
 from flinkx_build.cache_prune import mark_used
+from flinkx_build.cache_secret import cache_secret
+from flinkx_build.cache_secret import entry_mac
 
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # never through a symlink, and never waiting on a FIFO planted as an entry (POSIX; elsewhere the subfolder checks hold)
@@ -62,7 +69,8 @@ def entry_path(folder: Path | None, boundary: Path | None, key: str) -> Path | N
 
 def read_entry(path: Path | None, fmt: str, version: int, key: str) -> Any:
     """The entry's data, or None for anything missing, foreign, stale or corrupt."""
-    if path is None:
+    secret = cache_secret() if path is not None else None
+    if secret is None:
         return None
     try:
         raw = _read_regular(path).rstrip()
@@ -74,7 +82,8 @@ def read_entry(path: Path | None, fmt: str, version: int, key: str) -> Any:
     at = raw.find(_DATA_MARK)  # the header before it holds no user text, so the first mark is the member's
     if entry.get("key") != key or at < 0 or not raw.endswith(b"}") or "data" not in entry:
         return None
-    if entry.get("sha256") != hashlib.sha256(raw[at + len(_DATA_MARK):-1]).hexdigest():
+    found = entry.get("mac")
+    if not isinstance(found, str) or not hmac.compare_digest(found, entry_mac(secret, _signed_header(fmt, version, key), raw[at + len(_DATA_MARK):-1])):
         return None
     return entry["data"]
 
@@ -94,12 +103,18 @@ def _read_regular(path: Path) -> bytes:
         return data
 
 
+def _signed_header(fmt: str, version: int, key: str) -> bytes:
+    return f"{fmt}\0{version}\0{key}\0".encode()
+
+
 def write_entry(path: Path | None, fmt: str, version: int, key: str, data: Any) -> None:
-    if path is None:
+    secret = cache_secret() if path is not None else None
+    if path is None or secret is None:
         return
     try:
         body = json_codec.dumps(data)
-        header = json_codec.dumps({"format": fmt, "version": version, "key": key, "sha256": hashlib.sha256(body).hexdigest()})
+        mac = entry_mac(secret, _signed_header(fmt, version, key), body)
+        header = json_codec.dumps({"format": fmt, "version": version, "key": key, "mac": mac})
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")  # 0600
         with os.fdopen(fd, "wb") as fh:
