@@ -9,6 +9,9 @@ changes on disk, so a saved meta table is seen by every open task.
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -147,8 +150,8 @@ def _project_of(session: Session, path: Path) -> Project | None:
 def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[Diagnostic]:
     """A changed, unsaved YAML buffer: the loader's checks of that one file, on a shadow copy.
 
-    The loader reads files, so the buffer is written to the workspace's cache
-    folder and loaded from there under the real file's name. Meta tables and
+    The loader reads files, so the buffer is written to a private temporary
+    folder (`shadow_copy`) and loaded from there under the real file's name. Meta tables and
     functions get every per-file check; project.yaml and flinkx.yaml get the
     YAML syntax check until they are saved (their key checks need the whole load).
     Any other YAML (a CI workflow, a pre-commit config) is not flinkx's to check.
@@ -164,26 +167,35 @@ def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[D
         kind = "header"
     else:
         return []
-    cache_root = ws.cache_root
-    if cache_root is None:  # a cache folder that is not flinkx's own: nothing is written through it
-        return []
-    shadow_dir = cache_root / "lsp"
-    shadow = shadow_dir / path.name  # the loader falls back to the file's stem for a missing name
+    diags: list[Diagnostic] = []
     try:
-        shadow_dir.mkdir(parents=True, exist_ok=True)
-        shadow.write_text(text, encoding="utf-8")
+        with shadow_copy(path.name, text) as shadow:
+            if kind == "table":
+                load_table(ws, project, shadow, shown, diags, NO_CACHE)
+            elif kind == "function":
+                load_function(project, shadow, shown, diags, NO_CACHE)
+            else:
+                _, diags = load_yaml(shadow, shown)
+                if path.name == CONFIG_FILE:
+                    diags = [replace(d, code="FX100") for d in diags]
     except OSError:
         return []
-    diags: list[Diagnostic] = []
-    if kind == "table":
-        load_table(ws, project, shadow, shown, diags, NO_CACHE)
-    elif kind == "function":
-        load_function(project, shadow, shown, diags, NO_CACHE)
-    else:
-        _, diags = load_yaml(shadow, shown)
-        if path.name == CONFIG_FILE:
-            diags = [replace(d, code="FX100") for d in diags]
     return [d for d in _configured(diags, ws.config.lint) if d.path == shown]
+
+
+@contextmanager
+def shadow_copy(name: str, text: str) -> Iterator[Path]:
+    """`text` in a new file named `name` (the loader falls back to the file's stem for a missing
+    name), in a folder `mkdtemp` makes (0700, a fresh random name) and removes afterwards.
+
+    Never a path in the workspace: a symlink committed where the copy would go (it was
+    `.flinkx-cache/lsp/<name>`) made the editor's buffer overwrite whatever it pointed to."""
+    with tempfile.TemporaryDirectory(prefix="flinkx-lsp-") as folder:
+        shadow = Path(folder, name)
+        fd = os.open(shadow, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with open(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        yield shadow
 
 
 def _yaml_fingerprint(root: Path) -> tuple:
