@@ -1,7 +1,7 @@
 """Where flinkx keeps what it caches: the workspace's cache folder, and the user's own.
 
 The workspace's cache folder (`cache_dir`, default `.flinkx-cache`) holds data
-only (JSON entries, checked before use: `cache_entries.py`) and Flink's logs.
+only (JSON entries, authenticated before use: `cache_entries.py`, `cache_secret.py`).
 A pull request can commit anything there, a symlink included, so the folder is
 used only when, with every link followed, it is a folder of flinkx's own: inside
 the workspace, and not the workspace, its sources or .git
@@ -9,14 +9,16 @@ the workspace, and not the workspace, its sources or .git
 else flinkx caches nothing for the run (FX100 says why) rather than write
 through the link.
 
-What would run as code if it were planted, the stand-in jar that validation,
-tests and deploy put on the JVM's classpath, is kept in the user's cache
-folder instead: `$FLINKX_HOME`, else `$XDG_CACHE_HOME/flinkx`, else
+What would run as code if it were planted (the stand-in jar that validation,
+tests and deploy put on the JVM's classpath), the key that authenticates cache
+entries, and what other programs write following links (Flink's logs) are kept
+in the user's cache folder instead: `$FLINKX_HOME`, else `$XDG_CACHE_HOME/flinkx`, else
 `~/.cache/flinkx` (pre-commit keeps its environments the same way). Nothing in
 a workspace can name that folder or write into it.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import tempfile
@@ -78,10 +80,18 @@ def private_folder(path: Path) -> Path:
 
 
 def flink_log_dir(cache_root: Path | None) -> Path:
-    """Where the JVM writes Flink's logs: `<cache>/flink-logs`, unless the cache folder is off or
-    that name is a link (the JVM would write through it): then the user cache's."""
-    if cache_root is not None:
-        logs = cache_root / FLINK_LOGS
-        if not logs.is_symlink() and (not logs.exists() or logs.is_dir()):
-            return logs
-    return user_cache_dir() / FLINK_LOGS
+    """Where the JVM writes Flink's logs: `<user cache>/flink-logs/<workspace>`, never in a workspace.
+
+    The log file's name (`flink-<user>-python-<host>.log`) is predictable and the JVM opens it
+    following links, so a link committed at that name inside the workspace was truncated and
+    written by every validate and test. `<workspace>` is a hash of the cache folder's real path
+    (`shared` without one), so each workspace's logs stay apart; `jvm.launch` makes the folder
+    owner-only (`private_folder`)."""
+    logs = user_cache_dir() / FLINK_LOGS
+    if cache_root is None:
+        return logs / "shared"
+    try:
+        real = str(cache_root.resolve())
+    except (OSError, RuntimeError):  # a symlink loop: the workspace's cache folder is refused anyway
+        real = str(cache_root.absolute())
+    return logs / hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]

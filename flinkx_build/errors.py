@@ -44,7 +44,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX184": ("error", "too many YAML values"),
     "FX185": ("error", "number too long"),
     "FX186": ("error", "not a plain name"),
-    "FX187": ("error", "symlink leads outside the workspace"),
+    "FX187": ("error", "symlink leads outside the workspace or into .git"),
     "FX188": ("error", "file is not UTF-8 text"),
     "FX189": ("error", "control character in a file"),
     # what flinkx may write: the build folder (emit/folder.py) and files `fix` rewrites (lint/write.py)

@@ -68,14 +68,18 @@ def test_the_jar_folder_must_be_a_real_folder_only_its_user_can_write(tmp_path):
         private_folder(tmp_path / "link")
 
 
-def test_flink_logs_never_go_through_a_link(tmp_path, monkeypatch):
+def test_flink_logs_never_go_into_the_workspace(tmp_path, monkeypatch):
     monkeypatch.setenv("FLINKX_HOME", str(tmp_path / "home"))
     cache = tmp_path / "ws" / ".flinkx-cache"
     cache.mkdir(parents=True)
-    assert flink_log_dir(cache) == cache / "flink-logs"
+    other = tmp_path / "other" / ".flinkx-cache"
+    other.mkdir(parents=True)
+    logs = flink_log_dir(cache)
+    assert logs.parent == tmp_path / "home" / "flink-logs"  # not below the workspace, whatever it holds
+    assert flink_log_dir(other) != logs and flink_log_dir(cache) == logs  # one folder per workspace
     (cache / "flink-logs").symlink_to(tmp_path)
-    assert flink_log_dir(cache) == tmp_path / "home" / "flink-logs"
-    assert flink_log_dir(None) == tmp_path / "home" / "flink-logs"
+    assert flink_log_dir(cache) == logs
+    assert flink_log_dir(None) == tmp_path / "home" / "flink-logs" / "shared"
 
 
 @pytest.mark.parametrize("command", [["build"], ["lint"], ["build", "--check"]])

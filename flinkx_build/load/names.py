@@ -4,7 +4,7 @@ Project, table and function names become folder names in the build and
 identifiers in compiled SQL; a name like `../../x` or `/etc` would write
 outside the build folder, and a control character would break the
 one-line message format. Files reached through a symlink that leaves the
-workspace are not read: a pull request could otherwise make CI read (and
+workspace, or leads into its `.git`, are not read: a pull request could otherwise make CI read (and
 print parts of) any file on the machine.
 """
 from __future__ import annotations
@@ -53,10 +53,22 @@ def is_inside(path: Path, root: Path) -> bool:
 
 
 def outside_diagnostic(path: Path, root: Path, shown: str, code: str = "FX187") -> Diagnostic | None:
-    """FX187 when `path` is (or passes through) a symlink that leaves the workspace."""
-    if is_inside(path, root):
-        return None
-    return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads outside the workspace; flinkx does not read it", "copy the file into the workspace")
+    """FX187 when `path` is (or passes through) a symlink that leaves the workspace or leads into
+    its `.git`: git's own files (config, objects, hooks) are no source, and a task's syntax error
+    would quote the start of one (FX120)."""
+    if not is_inside(path, root):
+        return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads outside the workspace; flinkx does not read it", "copy the file into the workspace")
+    if _into_git(path, root):
+        return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads into .git; flinkx does not read it", "link to a source file of the workspace instead")
+    return None
+
+
+def _into_git(path: Path, root: Path) -> bool:
+    """True when `path` resolves to `.git` or below it (`path` resolves inside `root`)."""
+    try:
+        return ".git" in path.resolve().relative_to(root.resolve()).parts
+    except (OSError, RuntimeError, ValueError):
+        return True  # is_inside just resolved it inside; a change in between is not trusted
 
 
 def yaml_name(data: Any, path: Path, shown: str, what: str, diags: list[Diagnostic]) -> str | None:

@@ -176,7 +176,10 @@ def launch(toolchain: Toolchain, extra_classpath: list[Path], log_dir: Path,
     from py4j.java_gateway import JavaGateway
     from pyflink.pyflink_gateway_server import launch_gateway_server_process
 
-    log_dir.mkdir(parents=True, exist_ok=True)
+    # a real folder of this user (never a link): the JVM opens its log file there following links
+    if log_dir.is_relative_to(user_cache_dir()):
+        private_folder(user_cache_dir())  # owner-only before anything is made in it
+    private_folder(log_dir)
     conn_dir = tempfile.mkdtemp(prefix="flinkx-gw-")
     conn_file = os.path.join(conn_dir, "conn")
     env = dict(os.environ)

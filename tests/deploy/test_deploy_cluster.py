@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 
+from flinkx_build.cache_root import flink_log_dir
 from tests.deploy.flink_cluster import free_port
 
 pytestmark = pytest.mark.flink
@@ -102,7 +103,7 @@ def test_first_apply_creates_every_job_and_they_run(deploy, flink_cluster, deplo
     while not (deploy.archive / "clicks").is_dir() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert (deploy.archive / "clicks").is_dir()  # the secret reached the filesystem sink
-    logs = deploy_workspace / ".flinkx-cache" / "flink-logs"
+    logs = flink_log_dir(deploy_workspace / ".flinkx-cache")  # in the user cache folder
     assert SECRET not in result.stdout + result.stderr
     assert not [p for p in logs.rglob("*") if p.is_file() and SECRET in p.read_text(errors="replace")]
 

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.credentials import MASK
 from flinkx_build.credentials import has_literal_credential
 from flinkx_build.credentials import is_credential_key
@@ -204,7 +205,7 @@ def test_validate_output_and_flink_logs_hold_no_literal(ws, cli):
     result = cli("validate", str(ws))
     assert result.exit_code == 0, result.lines
     _assert_no_literal(result.stdout + result.stderr, "validate output")
-    logs = [p for p in (ws / ".flinkx-cache" / "flink-logs").rglob("*") if p.is_file()]
+    logs = [p for p in flink_log_dir(ws / ".flinkx-cache").rglob("*") if p.is_file()]  # the user cache's
     assert logs, "Flink wrote no log: nothing was checked"
     for path in logs:
         _assert_no_literal(path.read_text(errors="replace"), str(path))
