@@ -7,9 +7,9 @@ and flinkx's code, and a graph found acyclic before is not searched again;
 importing networkx and searching 5,000 nodes cost 0.15 s of a one-second
 build. Only "acyclic" is stored: a graph with a cycle (a failing build) is
 searched every time, so its findings are always fresh. The entry is a cache
-entry like every other (`flinkx_build.cache_entries`): as with every cache,
-whoever can write the cache folder can change what flinkx reports (here:
-hide an FX200), never run code; CI starts from an empty cache.
+entry like every other (`flinkx_build.cache_entries`), authenticated with
+this user's key: a planted "acyclic" for a graph with a cycle is a miss, so
+it cannot hide an FX200.
 """
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ plus hashing the files). Entries not used by a load are kept for a few
 writes, at most three times the files the writing load used, so `flinkx
 impact` (a base revision, then the working tree) hits for both. It is a
 cache entry like every other (`flinkx_build.cache_entries`): JSON data
-only, format, version, key and SHA-256 checked, never read or written
+only, format, version, key and MAC checked, never read or written
 through a symlink out of the cache folder; any problem is a miss, and the
 file is then loaded as if there were no memo.
 """

@@ -5,7 +5,7 @@ needs) costs about 2.5 ms a file, so parsed documents are kept in the
 workspace's cache folder, keyed by the file's bytes. An entry holds only
 mappings, lists, text, numbers and line/col data (`encode`/`decode`), and is
 checked like every cache entry (`flinkx_build.cache_entries`): format,
-version, key and content hash, or it is ignored and rebuilt.
+version, key and MAC, or it is ignored and rebuilt.
 """
 from __future__ import annotations
 
