@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 from flinkx_build import cache_secret
 from flinkx_build.cache_entries import read_entry
@@ -82,3 +85,14 @@ def test_a_key_file_that_is_a_link_or_readable_by_others_is_not_used(tmp_path, m
     (home / cache_secret.SECRET_FILE).chmod(0o644)
     cache_secret._secrets.clear()
     assert cache_secret.cache_secret() is None
+
+
+def test_runs_that_start_together_agree_on_one_key(tmp_path):
+    """The first runs on a machine race to make the key: each must end with the same whole key."""
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "FLINKX_HOME": str(tmp_path / "home"), "PYTHONPATH": str(repo)}
+    code = "from flinkx_build.cache_secret import cache_secret; print(cache_secret().hex())"
+    runs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    keys = {run.communicate(timeout=120)[0].strip() for run in runs}
+    assert len(keys) == 1 and len(keys.pop()) == 2 * cache_secret.SECRET_BYTES
+    assert [p.name for p in (tmp_path / "home").iterdir()] == [cache_secret.SECRET_FILE]
