@@ -68,24 +68,29 @@ def entry_path(folder: Path | None, boundary: Path | None, key: str) -> Path | N
 
 
 def read_entry(path: Path | None, fmt: str, version: int, key: str) -> Any:
-    """The entry's data, or None for anything missing, foreign, stale or corrupt."""
-    secret = cache_secret() if path is not None else None
+    """The entry's data, or None for anything missing, foreign, stale, corrupt or not written by
+    this user's flinkx. Only the small header is parsed before the MAC verifies."""
+    if path is None:
+        return None
+    secret = cache_secret()
     if secret is None:
         return None
     try:
         raw = _read_regular(path).rstrip()
-        entry = json_codec.loads(raw)
+        at = raw.find(_DATA_MARK)  # the header before it holds no user text, so the first mark is the member's
+        if at < 0 or not raw.endswith(b"}"):
+            return None
+        header = json_codec.loads(raw[:at] + b"}")
+        if not isinstance(header, dict) or header.get("format") != fmt or header.get("version") != version:
+            return None
+        found, body = header.get("mac"), raw[at + len(_DATA_MARK):-1]
+        if header.get("key") != key or not isinstance(found, str):
+            return None
+        if not hmac.compare_digest(found, entry_mac(secret, _signed_header(fmt, version, key), body)):
+            return None
+        return json_codec.loads(body)
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(entry, dict) or entry.get("format") != fmt or entry.get("version") != version:
-        return None
-    at = raw.find(_DATA_MARK)  # the header before it holds no user text, so the first mark is the member's
-    if entry.get("key") != key or at < 0 or not raw.endswith(b"}") or "data" not in entry:
-        return None
-    found = entry.get("mac")
-    if not isinstance(found, str) or not hmac.compare_digest(found, entry_mac(secret, _signed_header(fmt, version, key), raw[at + len(_DATA_MARK):-1])):
-        return None
-    return entry["data"]
 
 
 def _read_regular(path: Path) -> bytes:
@@ -108,8 +113,10 @@ def _signed_header(fmt: str, version: int, key: str) -> bytes:
 
 
 def write_entry(path: Path | None, fmt: str, version: int, key: str, data: Any) -> None:
-    secret = cache_secret() if path is not None else None
-    if path is None or secret is None:
+    if path is None:
+        return
+    secret = cache_secret()
+    if secret is None:
         return
     try:
         body = json_codec.dumps(data)

@@ -59,7 +59,8 @@ def outside_diagnostic(path: Path, root: Path, shown: str, code: str = "FX187") 
     if not is_inside(path, root):
         return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads outside the workspace; flinkx does not read it", "copy the file into the workspace")
     if _into_git(path, root):
-        return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads into .git; flinkx does not read it", "link to a source file of the workspace instead")
+        return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads into .git; flinkx does not read it",
+                          "link to a source file of the workspace instead")
     return None
 
 
