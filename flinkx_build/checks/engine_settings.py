@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flinkx_build import engine_settings
 from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.sets import is_flink_config
@@ -22,7 +23,7 @@ _CODE_HINT = ("declare the function in the project (its signature is what flinkx
               "with --jar on the deploy command line")
 
 
-def engine_setting(ws: Workspace, project: str, rs_parsed) -> tuple[str, int, int] | None:  # type: ignore[no-untyped-def]
+def engine_setting(ws: Workspace, project: str, rs_parsed: ParsedStatement) -> tuple[str, int, int] | None:
     """(key, line, col) of the Flink setting a statement SETs, or None."""
     if rs_parsed.kind == "flink_set" and rs_parsed.flink_set is not None:
         at = rs_parsed.code_pos or rs_parsed.pos

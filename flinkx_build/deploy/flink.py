@@ -1,9 +1,10 @@
 """The embedded Flink client of deploy: one gateway JVM that compiles plans and submits jobs.
 
 It reuses validate's toolchain: `jvm.find_toolchain` (and its messages), the stand-in jar (whose
-watchdog keeps the gateway alive and ends it with us) and `jvm.launch`. Connector jars from
-`--jar` / `deploy.jars` go on the JVM's classpath, so client-side planning finds their factories,
-and into `pipeline.jars`, so the cluster gets them with the job.
+watchdog keeps the gateway alive and ends it with us) and `jvm.launch`. `compile_plan` plans with
+flinkx's stand-ins (deploy/planning.py) and needs no jar; `submit` (only `--apply`) runs the real
+connectors and functions: the operator's jars from `--jar` / `deploy.jars` go on the JVM's
+classpath and into `pipeline.jars`, so the cluster gets them with the job.
 
 Jobs are submitted as SQL with `execution.target: remote` (client-side planning). Operator ids then
 come from Flink's topology hash (`table.exec.uid.generation` stays at its default PLAN_ONLY): an
