@@ -23,6 +23,9 @@ _SKIPPED_PREFIXES = ("Show", "Describe", "Explain", "Reset", "Nop")
 # Operations that only touch the in-memory catalog of the planning environment.
 _CATALOG_ONLY_PREFIXES = ("CreateView", "DropView", "AlterView", "DropTable", "DropTempSystemFunction",
                           "DropCatalogFunction", "DropTempCatalogFunction", "UseDatabase", "CreateDatabase")
+# Operations that load code when executed: the same statements FX195 and FX120 name in a task.
+_LOADS_CODE_PREFIXES = ("AddJar", "RemoveJar", "LoadModule", "UnloadModule", "UseModules", "CreateCatalog",
+                        "AlterCatalog", "CreateModel", "AlterModel")
 _FUNCTIONS = frozenset({"CreateTempSystemFunctionOperation", "CreateTempCatalogFunctionOperation",
                         "CreateCatalogFunctionOperation"})
 
@@ -68,10 +71,16 @@ def prepare_standins(jvm: Any, tenv: Any, statements: list[Statement], udfs: tup
             _standin_function(jvm, tenv, operation, name, udfs, call)
         elif name.startswith(_CATALOG_ONLY_PREFIXES):
             call(lambda: tenv.executeInternal(operation))
+        elif name.startswith(_LOADS_CODE_PREFIXES):
+            raise NotPlanned(f"FX195 not planned: {name} could load or run code on this machine: {_first_words(stmt)}")
         elif not name.startswith(_SKIPPED_PREFIXES):
-            first = " ".join(stmt.text.split()[:4])
-            raise NotPlanned(f"FX195 not planned: {name} could load or run code on this machine: {first} ...")
+            # CREATE TABLE ... AS SELECT and the like would run a job: never while planning
+            raise NotPlanned(f"not planned: {name} is not a statement flinkx plans: {_first_words(stmt)}")
     return inserts
+
+
+def _first_words(stmt: Statement) -> str:
+    return " ".join(stmt.text.split()[:4]) + " ..."
 
 
 def _standin_function(jvm: Any, tenv: Any, operation: Any, name: str, udfs: tuple[UdfStub, ...],
