@@ -53,6 +53,8 @@ CODES: dict[str, tuple[str, str]] = {
     "FX192": ("error", "the build folder is a symlink or not a folder"),
     "FX193": ("error", "a build file would be written outside the build folder"),
     "FX194": ("warning", "file not fixed: a symlink, not a regular file, or outside the workspace"),
+    "FX195": ("error", "a statement makes Flink load code (USING JAR, LANGUAGE PYTHON, CREATE CATALOG, ...)"),
+    "FX196": ("error", "a SET of an engine setting outside the allow-list (addresses, paths, jars, classes, state locations)"),
     # semantic checks (flinkx_build/checks/, pages in docs/checks.md)
     "FX401": ("error", "unknown column"),
     "FX402": ("error", "ambiguous column"),

@@ -17,8 +17,8 @@ from tests.conftest import CORPUS
 
 COOKBOOK = CORPUS / "flink-sql-cookbook"
 pytestmark = pytest.mark.skipif(not COOKBOOK.is_dir(), reason="shared/corpus is not next to the repository")
-# A task-local Python UDF has no declared return type, so validate cannot stand in for it.
-NOT_VALIDATABLE = {"udfs__01_python_udfs.sql"}
+# A task-local Python UDF: Flink would run Python to plan it, which no flinkx command does (FX195).
+LOADS_CODE = "udfs__01_python_udfs.sql"
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,8 @@ def corpus_ws(tmp_path_factory):
     tasks.mkdir(parents=True)
     (root / "ws" / "flinkx.yaml").write_text("engine: flink\n")
     for sql in sorted(COOKBOOK.glob("*.sql")):
-        shutil.copy(sql, tasks / sql.name)
+        if sql.name != LOADS_CODE:
+            shutil.copy(sql, tasks / sql.name)
     return root
 
 
@@ -42,13 +43,24 @@ def test_lint_and_build_are_clean(corpus_ws):
     assert lint.stdout == ""
     build = flinkx(corpus_ws, "build", "ws")
     assert build.returncode == 0, build.stderr
-    assert len(list((corpus_ws / "ws" / "build" / "cookbook").glob("*.sql"))) == len(list(COOKBOOK.glob("*.sql")))
+    assert len(list((corpus_ws / "ws" / "build" / "cookbook").glob("*.sql"))) == len(list(COOKBOOK.glob("*.sql"))) - 1
+
+
+def test_the_python_udf_is_the_one_refusal(tmp_path):
+    tasks = tmp_path / "ws" / "projects" / "cookbook" / "tasks"
+    tasks.mkdir(parents=True)
+    (tmp_path / "ws" / "flinkx.yaml").write_text("engine: flink\n")
+    shutil.copy(COOKBOOK / LOADS_CODE, tasks / LOADS_CODE)
+    lint = flinkx(tmp_path, "lint", "ws")
+    assert lint.returncode == 1
+    assert lint.stdout.splitlines() == [
+        f"ws/projects/cookbook/tasks/{LOADS_CODE}:3:1: FX195 'LANGUAGE PYTHON' makes Flink load code that is not Flink's own: "
+        "no flinkx command runs it (declare the function in the project (its signature is what flinkx plans with) and name "
+        "its jar with --jar on the deploy command line)"]
 
 
 @pytest.mark.flink
 @pytest.mark.skipif(flink_available() is not None, reason=f"Flink extra not usable: {flink_available()}")
 def test_compiled_corpus_is_accepted_by_flink(corpus_ws):
-    for name in NOT_VALIDATABLE:
-        (corpus_ws / "ws" / "projects" / "cookbook" / "tasks" / name).unlink()
     result = flinkx(corpus_ws, "validate", "ws")
     assert result.returncode == 0, result.stderr

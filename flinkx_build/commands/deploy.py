@@ -71,7 +71,8 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
     diags = compile_workspace(session, selected).diagnostics
     if any(d.is_error for d in diags):
         raise WorkspaceErrors(diags)
-    jar_paths = deploy_jars(ws.config.deploy.jars, jars)
+    # jars are loaded only to submit (--apply); planning uses flinkx's stand-ins and loads none
+    jar_paths = deploy_jars(ws.config.deploy.jars, jars) if do == "apply" else []
     desired, skipped = desired_jobs(session, session.tasks(selected))
     try:
         rest = FlinkRest(cluster)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.errors import UsageError
@@ -141,10 +142,14 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
         result = compare(base_snap, head_snap)
     tripped = result.trips(fail_on)
     verdicts = {}
+    refusals: list = []
     if state_compat:
         from flinkx_build.deploy.impact_verdicts import verdicts_for_impacts
 
-        verdicts = verdicts_for_impacts(repo, base_rev, head_rev, prefix, work, result.impacts)
+        verdicts = verdicts_for_impacts(repo, base_rev, head_rev, prefix, work, result.impacts, refusals)
+        # a task flinkx refuses to plan (it would load code or choose engine settings): its FX lines, and exit 1
+        echo_diagnostics(sorted(set(refusals), key=lambda d: (d.path, d.line, d.col)), err=True)
+        tripped = tripped or bool(refusals)
     flink: dict[str, list[str]] = {}
     if with_flink:
         flink = _confirm(repo, head_rev, prefix, work, result.impacts)

@@ -1,9 +1,10 @@
 """The embedded Flink client of deploy: one gateway JVM that compiles plans and submits jobs.
 
 It reuses validate's toolchain: `jvm.find_toolchain` (and its messages), the stand-in jar (whose
-watchdog keeps the gateway alive and ends it with us) and `jvm.launch`. Connector jars from
-`--jar` / `deploy.jars` go on the JVM's classpath, so client-side planning finds their factories,
-and into `pipeline.jars`, so the cluster gets them with the job.
+watchdog keeps the gateway alive and ends it with us) and `jvm.launch`. `compile_plan` plans with
+flinkx's stand-ins (deploy/planning.py) and needs no jar; `submit` (only `--apply`) runs the real
+connectors and functions: the operator's jars from `--jar` / `deploy.jars` go on the JVM's
+classpath and into `pipeline.jars`, so the cluster gets them with the job.
 
 Jobs are submitted as SQL with `execution.target: remote` (client-side planning). Operator ids then
 come from Flink's topology hash (`table.exec.uid.generation` stays at its default PLAN_ONLY): an
@@ -20,24 +21,16 @@ from typing import Any
 from urllib.parse import urlparse
 
 from flinkx_build.deploy.identity import Statement
+from flinkx_build.deploy.planning import NotPlanned
+from flinkx_build.deploy.planning import prepare_standins
+from flinkx_build.deploy.planning import set_refusal
+from flinkx_build.validate.contract import UdfStub
 from flinkx_build.validate import jvm as jvmlib
 from flinkx_build.validate.findings import java_messages
 from flinkx_build.validate.findings import summarize
 
 _SET = re.compile(r"^\s*SET\s+(?:'((?:[^']|'')*)'|([^\s=]+))\s*=\s*(?:'((?:[^']|'')*)'|(\S.*?))\s*$", re.IGNORECASE | re.DOTALL)
 _EXECUTED = frozenset({"create_table", "create_view", "create_function", "other"})
-# Plans run on pull requests: SQL that would load or run code on this machine (ADD JAR, modules,
-# catalogs that connect somewhere, Python functions) is not executed while planning.
-_UNSAFE_TO_PLAN = re.compile(r"^\s*(ADD\s+JAR|REMOVE\s+JAR|LOAD\s+MODULE|USE\s+MODULES|CREATE\s+(CATALOG|MODEL))\b|\bLANGUAGE\s+PYTHON\b",
-                             re.IGNORECASE)
-_HARMLESS_OTHER = re.compile(r"^\s*(SHOW|DESCRIBE|DESC|EXPLAIN)\b", re.IGNORECASE)
-
-
-def check_safe_to_plan(stmt: Statement) -> None:
-    """Raise for a statement flinkx does not run while planning unreviewed SQL."""
-    if _UNSAFE_TO_PLAN.search(stmt.text) and stmt.kind in ("create_function", "other"):
-        first = stmt.text.strip().splitlines()[0][:80]
-        raise DeployFlinkError(f"not planned (it would load or run code on this machine): {first}")
 
 
 class DeployFlinkError(Exception):
@@ -112,19 +105,18 @@ class DeployFlink:
         settings = api.EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build()
         return api.TableEnvironment.create(settings)
 
-    def _prepare(self, tenv: Any, statements: list[Statement], trusted: bool) -> list[str]:
-        """Apply SETs, run DDL; the INSERTs of the script, in order. Untrusted (plan) SQL runs
-        only what planning needs."""
+    def _prepare(self, tenv: Any, statements: list[Statement]) -> list[str]:
+        """Apply SETs, run DDL with the job's real connectors and functions; the INSERTs, in order.
+        Only `submit` does this: it runs merged, reviewed SQL with the operator's jars."""
         config = tenv.getConfig().getConfiguration()
         inserts = []
         for stmt in statements:
-            if not trusted:
-                check_safe_to_plan(stmt)
-                if stmt.kind == "other" and _HARMLESS_OTHER.match(stmt.text):
-                    continue
             if stmt.kind == "set":
                 pair = set_pair(stmt.text)
                 if pair:
+                    why = set_refusal(pair[0])
+                    if why:
+                        raise DeployFlinkError(why)
                     config.setString(*pair)
             elif stmt.kind == "insert":
                 inserts.append(stmt.text)
@@ -150,11 +142,18 @@ class DeployFlink:
 
     # --- what deploy does ------------------------------------------------------------------
 
-    def compile_plan(self, statements: list[Statement]) -> dict[str, Any]:
+    def compile_plan(self, statements: list[Statement], udfs: tuple[UdfStub, ...] = ()) -> dict[str, Any]:
         """Flink's COMPILE PLAN JSON of the task's job (all its INSERTs as one statement set).
-        The statements may come from a pull request: see `check_safe_to_plan`."""
+        The statements may come from a pull request: they are planned with flinkx's stand-ins,
+        functions from their declarations `udfs` (deploy/planning.py)."""
         tenv = self._tenv({"parallelism.default": "1"})
-        inserts = self._prepare(tenv, statements, trusted=False)
+        try:
+            inserts = prepare_standins(self._gateway.jvm, tenv, statements, udfs, self._call)
+        except NotPlanned as exc:
+            raise DeployFlinkError(str(exc)) from None
+        if not inserts:
+            raise DeployFlinkError("the task has no INSERT: nothing to run as a job")
+        tenv.getConfig().getConfiguration().setString("parallelism.default", "1")
         statement_set = self._statement_set(tenv, inserts)
         return json.loads(str(self._call(lambda: statement_set.compilePlan().asJsonString())))
 
@@ -176,9 +175,14 @@ class DeployFlink:
         if savepoint:
             options["execution.savepoint.path"] = savepoint
         tenv = self._tenv(options, job_parameters)
-        inserts = self._prepare(tenv, statements, trusted=True)  # apply runs merged, reviewed SQL
-        # A task's own SET may not rename the job: its name is how deploy finds it again.
-        tenv.getConfig().getConfiguration().setString("pipeline.name", name)
+        inserts = self._prepare(tenv, statements)
+        # flinkx's own settings win over the task's: the job's name is how deploy finds it again,
+        # and where it goes and which jars it ships are the operator's (--cluster, --jar).
+        config = tenv.getConfig().getConfiguration()
+        for key, value in options.items():
+            config.setString(key, value)
+        if not self._jars:
+            config.removeKey("pipeline.jars")
         statement_set = self._statement_set(tenv, inserts)
         result = self._call(statement_set.execute)
         client = result.getJobClient()

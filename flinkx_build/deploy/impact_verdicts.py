@@ -6,17 +6,20 @@ reviewer sees before merging that a change needs a fresh start.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from flinkx_build.cache_root import flink_log_dir
+from flinkx_build.checks.engine_settings import REFUSALS
 from flinkx_build.deploy.compat import UNKNOWN
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
 from flinkx_build.deploy.identity import Statement
-from flinkx_build.deploy.jars import deploy_jars
+from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.gitrev import Revision
 from flinkx_build.graph.gitrev import checkout
 from flinkx_build.pipeline import Session
+from flinkx_build.validate.contract import UdfStub
 
 
 def task_key(node: str) -> str:
@@ -24,16 +27,34 @@ def task_key(node: str) -> str:
     return node[len("task."):].replace(".", "/", 1)
 
 
-def compiled_statements(session: Session, keys: set[str]) -> dict[str, list[Statement]]:
-    """The compiled statements of the tasks among `keys` that resolve without errors."""
+@dataclass(frozen=True)
+class SideOfTask:
+    """What one revision gives a task: its compiled statements and its declared functions, or
+    the refusals (FX195/FX196) that keep it from being planned at all."""
+
+    statements: tuple[Statement, ...] = ()
+    udfs: tuple[UdfStub, ...] = ()
+    refused: tuple[Diagnostic, ...] = ()
+
+
+def compiled_statements(session: Session, keys: set[str]) -> dict[str, SideOfTask]:
+    """The tasks among `keys` that resolve without errors, and those refused for loading code or
+    choosing engine settings (never planned, but reported)."""
     out = {}
     for task in session.workspace.all_tasks():
-        if task.key in keys and not any(d.is_error for d in session.resolved(task).diagnostics):
-            out[task.key] = [Statement(s.kind, s.text) for s in session.compiled(task).statements]
+        if task.key not in keys:
+            continue
+        errors = [d for d in session.resolved(task).diagnostics if d.is_error]
+        refused = tuple(d for d in errors if d.code in REFUSALS)
+        if refused:
+            out[task.key] = SideOfTask(refused=refused)
+        elif not errors:
+            script = session.compiled(task)
+            out[task.key] = SideOfTask(tuple(Statement(s.kind, s.text) for s in script.statements), tuple(script.udfs))
     return out
 
 
-def statements_at(repo: Path, revision: Revision | None, prefix: str, work: Session, keys: set[str]) -> dict[str, list[Statement]]:
+def statements_at(repo: Path, revision: Revision | None, prefix: str, work: Session, keys: set[str]) -> dict[str, SideOfTask]:
     """At `revision`, or in the working tree (`work`) when it is None."""
     if revision is None:
         return compiled_statements(work, keys)
@@ -46,8 +67,10 @@ def statements_at(repo: Path, revision: Revision | None, prefix: str, work: Sess
 
 
 def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: str, work: Session,
-                   nodes: list[str]) -> dict[str, Verdict]:
-    """node id -> verdict, for the streaming tasks among `nodes` whose SQL changed on both sides."""
+                   nodes: list[str], refusals: list[Diagnostic] | None = None) -> dict[str, Verdict]:
+    """node id -> verdict, for the streaming tasks among `nodes` whose SQL changed on both sides.
+    Both sides are planned with flinkx's stand-ins and no jar at all (deploy/planning.py); a side
+    refused for loading code gets an unknown verdict, and its FX lines go into `refusals`."""
     from flinkx_build.deploy.flink import DeployFlink
     from flinkx_build.deploy.flink import DeployFlinkError
 
@@ -56,30 +79,40 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     keys = {task_key(n) for n in nodes if n.startswith("task.")}
     before = statements_at(repo, base, prefix, work, keys)
     after = statements_at(repo, head, prefix, work, keys)
-    pairs = {k: (before[k], after[k]) for k in sorted(keys & set(before) & set(after))
-             if before[k] != after[k] and any(s.kind == "insert" for s in after[k])}
-    if not pairs:
-        return {}
-    ws = work.workspace
     verdicts: dict[str, Verdict] = {}
-    with DeployFlink(flink_log_dir(ws.cache_root), deploy_jars(ws.config.deploy.jars)) as flink:
-        for key, (old, new) in pairs.items():
-            node = "task." + key.replace("/", ".", 1)
+    pairs = {}
+    for key in sorted(keys & set(before) & set(after)):
+        old, new = before[key], after[key]
+        node = "task." + key.replace("/", ".", 1)
+        refused = old.refused + new.refused
+        if refused:
+            if refusals is not None:
+                refusals.extend(refused)
+            first = refused[0]
+            verdicts[node] = Verdict(UNKNOWN, reason=f"not planned: {first.path}:{first.line}:{first.col}: {first.code} {first.message}")
+        elif old.statements != new.statements and any(s.kind == "insert" for s in new.statements):
+            pairs[node] = (old, new)
+    if not pairs:
+        return verdicts
+    ws = work.workspace
+    with DeployFlink(flink_log_dir(ws.cache_root), []) as flink:
+        for node, (old, new) in pairs.items():
             try:
-                verdicts[node] = classify(flink.compile_plan(old), flink.compile_plan(new))
+                verdicts[node] = classify(flink.compile_plan(list(old.statements), new.udfs),
+                                          flink.compile_plan(list(new.statements), new.udfs))
             except DeployFlinkError as exc:
                 verdicts[node] = Verdict(UNKNOWN, reason=f"a side does not compile: {exc}")
     return verdicts
 
 
 def verdicts_for_impacts(repo: Path, base: Revision, head: Revision | None, prefix: str, work: Session,
-                         impacts: list) -> dict[str, Verdict]:
+                         impacts: list, refusals: list[Diagnostic] | None = None) -> dict[str, Verdict]:
     """`flinkx impact --state-compat`: verdicts for the changed and directly impacted tasks."""
     from flinkx_build.deploy.flink import FlinkUnavailable
     from flinkx_build.errors import UsageError
 
     nodes = [imp.node for imp in impacts if imp.relation in ("changed", "direct")]
     try:
-        return state_verdicts(repo, base, head, prefix, work, nodes)
+        return state_verdicts(repo, base, head, prefix, work, nodes, refusals)
     except FlinkUnavailable as exc:
         raise UsageError(f"--state-compat needs the embedded Flink planner: {exc}") from None

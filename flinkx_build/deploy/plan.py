@@ -68,12 +68,12 @@ class Plan:
         return any(a.action != "unchanged" for a in self.actions)
 
 
-PlanCompiler = Callable[[list], dict[str, Any]]
+PlanCompiler = Callable[[list, tuple], dict[str, Any]]  # (statements, declared functions) -> plan JSON
 
 
 def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed: dict[str, list[DeployedJob]],
               projects: list[str], compile_plan: PlanCompiler | None, flink_version: str | None = None) -> Plan:
-    """`compile_plan(statements) -> COMPILE PLAN JSON`, or None to skip verdicts (no upgrades);
+    """`compile_plan(statements, udfs) -> COMPILE PLAN JSON`, or None to skip verdicts (no upgrades);
     `flink_version`: of the client that plans now (a job planned by another Flink is `unknown`)."""
     plan = Plan(workspace, cluster)
     wanted = {d.task_key: d for d in desired}
@@ -110,11 +110,13 @@ def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompile
     if current.statements is None:
         return Verdict(UNKNOWN, reason=f"job {current.job_id} carries no flinkx statements (not deployed by flinkx deploy?)")
     try:
-        old = compile_plan(list(current.statements))
+        # the deployed job's functions are planned from today's declarations: the cluster keeps its
+        # statements, not the signatures (docs/decisions.md)
+        old = compile_plan(list(current.statements), target.udfs)
     except DeployFlinkError as exc:
         return Verdict(UNKNOWN, reason=f"the deployed SQL does not compile here: {exc}")
     try:
-        new = compile_plan(list(target.statements))
+        new = compile_plan(list(target.statements), target.udfs)
     except DeployFlinkError as exc:
         return Verdict(UNKNOWN, reason=f"the new SQL does not compile: {exc}")
     return classify(old, new)

@@ -16,6 +16,7 @@ from flinkx_build.deploy.identity import task_of
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
+from flinkx_build.validate.contract import UdfStub
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class DesiredJob:
     statements: tuple[Statement, ...]  # compiled, `${secret}` placeholders kept
     fingerprint: str
     sources: tuple[tuple[str, int, int], ...] = ()  # per statement: the task line or the table YAML it came from
+    udfs: tuple[UdfStub, ...] = ()  # declared signatures of its functions: planning uses stand-ins of them
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def desired_jobs(session: Session, tasks: list[Task]) -> tuple[list[DesiredJob],
             skipped.append((task.key, "no INSERT: nothing to run as a job"))
             continue
         jobs.append(DesiredJob(task.key, task.project, job_name(ws_name, task.key), task.display_path, statements,
-                               fingerprint(list(statements)), tuple(script.sources)))
+                               fingerprint(list(statements)), tuple(script.sources), tuple(script.udfs)))
     return jobs, skipped
 
 

@@ -5,6 +5,8 @@ import re
 
 from sqlfluff.core.parser import BaseSegment
 
+from flinkx_build.frontend.code_loading import code_words
+from flinkx_build.frontend.code_loading import loads_code
 from flinkx_build.frontend.hints import parse_hint
 from flinkx_build.frontend.hints import unquote
 from flinkx_build.frontend.query import extract_query
@@ -65,6 +67,7 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
         return
     stmt.kind = _KINDS.get(body.type, "other")
     stmt.normalized = normalized(tree)
+    stmt.loads_code = loads_code(code_words(tree))
     if stmt.kind == "set_option":
         stmt.set_option = _set_option(body, chunk)
         # calls and columns inside computed columns and the unquoted (3.6) watermark

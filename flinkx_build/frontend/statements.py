@@ -118,6 +118,8 @@ class ParsedStatement:
     normalized: str = ""
     # the query structure (scopes, select lists, expressions) the semantic model binds
     query: StatementQuery | None = None
+    # the keywords that make Flink load code ('USING JAR', 'CREATE CATALOG', ...): frontend/code_loading.py
+    loads_code: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -158,4 +160,5 @@ class ParsedStatement:
             wildcards=list(data.get("wildcards", [])),
             normalized=data.get("normalized", ""),
             query=StatementQuery.from_json(data["query"]) if data.get("query") else None,
+            loads_code=str(data.get("loads_code", "")),
         )

@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from flinkx_build import engine_settings
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.testing.bind import Change
 from flinkx_build.testing.bind import TableInfo
@@ -47,9 +48,6 @@ CASE_CONFIG = {
 }
 _SET = re.compile(r"^\s*SET\s+'((?:[^']|'')*)'\s*=\s*'((?:[^']|'')*)'\s*$", re.IGNORECASE | re.DOTALL)
 _SET_BARE = re.compile(r"^\s*SET\s+([\w.\-]+)\s*=\s*(.*?)\s*$", re.IGNORECASE | re.DOTALL)
-# Settings that ship code with a job (jars, classpaths, Python files and interpreters): a test
-# runs only Flink's classes and flinkx's stand-ins, so it does not apply them.
-_CODE_SETTINGS = re.compile(r"pipeline\.(jars|classpaths)|python\..+", re.IGNORECASE)
 
 
 class FlinkUnavailable(Exception):
@@ -136,6 +134,9 @@ class TestRunner:
         try:
             tenv = self._new_tenv(case.mode)
             inserts = self._prepare(tenv, case, script, emitted, prefix)
+            config = tenv.getConfig().getConfiguration()
+            for key, value in self._engine_location().items():  # flinkx's own, after the task's: they win
+                config.setString(key, value)
             if inserts:
                 self._execute(tenv, inserts)
             for name, info in emitted.items():
@@ -154,11 +155,14 @@ class TestRunner:
         result.seconds = time.perf_counter() - began
         return result
 
+    def _engine_location(self) -> dict[str, str]:
+        """Where a case's job goes: this run's mini-cluster, whatever a task SETs."""
+        return {"execution.target": "remote", "rest.address": "127.0.0.1", "rest.port": str(self._cluster_port())}
+
     def _new_tenv(self, mode: str) -> Any:
         flink = self._jvm.org.apache.flink
         target = flink.configuration.Configuration()
-        for key, value in (("execution.target", "remote"), ("rest.address", "127.0.0.1"),
-                           ("rest.port", str(self._cluster_port()))):
+        for key, value in self._engine_location().items():
             target.setString(key, value)
         builder = flink.table.api.EnvironmentSettings.newInstance().withConfiguration(target)
         builder = builder.inBatchMode() if mode == "batch" else builder.inStreamingMode()
@@ -178,8 +182,8 @@ class TestRunner:
             sql = statement_sql(stmt)
             if stmt.kind == "set":
                 match = _SET.match(sql) or _SET_BARE.match(sql)
-                if match and _CODE_SETTINGS.fullmatch(key := match.group(1).replace("''", "'")):
-                    raise NotRunnable(f"flinkx test does not apply a setting that ships code with the job: SET '{key}'")
+                if match and (why := engine_settings.refusal(key := match.group(1).replace("''", "'"))):
+                    raise NotRunnable(f"{engine_settings.CODE} flinkx test does not apply it: {why}")
                 if match:
                     config.setString(key, match.group(2).replace("''", "'"))
             elif stmt.kind == "insert":

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from flinkx_build import engine_settings
 from flinkx_build.validate import jvm as jvmlib
 from flinkx_build.validate import standin
 from flinkx_build.validate.contract import FlinkFinding
@@ -42,8 +43,17 @@ _CREATE_TABLE = frozenset({"SqlCreateTable", "SqlCreateTableLike"})
 _CTAS = frozenset({"SqlCreateTableAs", "SqlReplaceTableAs"})
 # DDL that only touches the (in-memory) catalog and is safe to execute as written.
 _DDL_PREFIXES = ("SqlCreate", "SqlDrop", "SqlAlter", "SqlUse")
-# ...except these, which start jobs or need services the validator does not have.
-_NOT_EXECUTED = frozenset({"SqlAlterTableCompact", "SqlCreateMaterializedTable"})
+# ...except these, which start jobs or need services the validator does not have, or load code
+# (a catalog's factory, a model's provider: FX195 refuses them before validation; this is the backstop).
+_NOT_EXECUTED = frozenset({"SqlAlterTableCompact", "SqlCreateMaterializedTable", "SqlCreateCatalog", "SqlAlterCatalog",
+                           "SqlCreateModel", "SqlAlterModel", "SqlUseModules"})
+
+
+def _set_key(node: Any, name: str) -> str:
+    """The key of a SET node ('' for a bare SET, which lists the settings)."""
+    if name == "SqlSet":
+        return str(node.getKeyString()) if node.getKey() is not None else ""
+    return str(node.getKey().get()) if node.getKey().isPresent() else ""
 
 
 class FlinkUnavailable(Exception):
@@ -265,6 +275,8 @@ class FlinkSession:
         # executeSql rejects SET; the SQL client applies it to the table config. Unknown keys
         # are harmless there, as in a real session.
         config = tenv.getConfig().getConfiguration()
+        if name in ("SqlSet", "SetOperation") and engine_settings.refusal(_set_key(node, name)):
+            return  # FX196 refuses it before validation; never handed to the engine
         if name == "SqlSet":
             if node.getKey() is not None:
                 config.setString(str(node.getKeyString()), str(node.getValueString()))

@@ -100,8 +100,8 @@ def test_a_stand_in_jar_committed_in_the_cache_folder_is_never_loaded(tmp_path):
 
 @needs_flink
 def test_a_jar_a_task_names_in_set_is_never_loaded_while_validating(tmp_path):
-    """`SET 'pipeline.jars'` / `'pipeline.classpaths'` to a jar committed in the workspace: the
-    settings reach the table config (as in the SQL client), but planning loads nothing from them."""
+    """`SET 'pipeline.jars'` / `'pipeline.classpaths'` to a jar committed in the workspace: validate
+    refuses both SETs (FX196, the allow-list of engine settings) and loads nothing from them."""
     toolchain = jvmlib.find_toolchain()
     assert isinstance(toolchain, jvmlib.Toolchain) and toolchain.javac is not None
     marker = tmp_path / "planted-code-ran"
@@ -120,7 +120,8 @@ def test_a_jar_a_task_names_in_set_is_never_loaded_while_validating(tmp_path):
 
     assert not marker.exists(), "a jar named in SET was loaded"
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
-    assert result.stdout.count(": FX300 ") == 5 and "good.sql" not in result.stdout, result.stdout
+    out = result.stdout + result.stderr
+    assert "good.sql:1:1: FX196 SET 'pipeline.jars'" in out and "good.sql:2:1: FX196 SET 'pipeline.classpaths'" in out, out
 
 
 @needs_flink

@@ -1,0 +1,52 @@
+"""The Flink settings a task's SET may give the engine: the allow-list, in this one place.
+
+A task comes from a pull request, and `flinkx test`, `validate` and `deploy` hand its SETs to a
+Flink environment on the machine that runs them. Flink reads far more from that configuration
+than planner options: where to send the job (`rest.*`, `execution.target`), which jars and
+classes to load (`pipeline.jars`, `*.class`, `python.*`), where to write (`*.dir`, `*.path`,
+`state.backend.rocksdb.localdir`). So a task may SET only the table and execution options below
+(FX196 for any other), and flinkx's own settings are applied after the task's, so they always win.
+docs/security.md lists the same allow-list.
+"""
+from __future__ import annotations
+
+CODE = "FX196"
+
+# Planner, optimizer and runtime options of the Table API (mini-batch, state TTL, idle timeout,
+# join and aggregate strategies, sink behaviour, ...), except the few below that name paths or classes.
+ALLOWED_PREFIXES: tuple[str, ...] = ("table.exec.", "table.optimizer.", "table.display.")
+ALLOWED_KEYS: frozenset[str] = frozenset({
+    "table.local-time-zone", "table.sql-dialect", "table.dynamic-table-options.enabled",
+    "table.generated-code.max-length", "table.plan.force-recompile",
+    "parallelism.default", "pipeline.name", "pipeline.max-parallelism", "pipeline.auto-watermark-interval",
+    "pipeline.object-reuse", "pipeline.operator-chaining.enabled",
+    # checkpointing: how often and how, never where
+    "execution.checkpointing.interval", "execution.checkpointing.mode", "execution.checkpointing.timeout",
+    "execution.checkpointing.min-pause", "execution.checkpointing.max-concurrent-checkpoints",
+    "execution.checkpointing.tolerable-failed-checkpoints", "execution.checkpointing.unaligned",
+    "execution.checkpointing.unaligned.enabled", "execution.checkpointing.aligned-checkpoint-timeout",
+    "execution.buffer-timeout", "execution.buffer-timeout.enabled", "execution.buffer-timeout.interval",
+    "restart-strategy.type", "restart-strategy",
+    "restart-strategy.fixed-delay.attempts", "restart-strategy.fixed-delay.delay",
+    "restart-strategy.failure-rate.max-failures-per-interval", "restart-strategy.failure-rate.failure-rate-interval",
+    "restart-strategy.failure-rate.delay", "restart-strategy.exponential-delay.initial-backoff",
+    "restart-strategy.exponential-delay.max-backoff", "restart-strategy.exponential-delay.backoff-multiplier",
+    "restart-strategy.exponential-delay.reset-backoff-threshold", "restart-strategy.exponential-delay.jitter-factor",
+})
+# Words that, as a part of an allowed key, still choose a path, an address, code or a state location.
+_REFUSED_PARTS = frozenset({"dir", "dirs", "path", "paths", "localdir", "jar", "jars", "classpaths", "class", "classes",
+                            "address", "port", "host", "url", "python", "listeners", "download-dir"})
+
+
+def refusal(key: str) -> str:
+    """Why a task may not SET `key` (a one-line message without the code), or '' when it may."""
+    lowered = key.strip().lower()
+    parts = set(lowered.replace("-", ".").split(".")) | set(lowered.split("."))
+    allowed = lowered in ALLOWED_KEYS or lowered.startswith(ALLOWED_PREFIXES)
+    if allowed and not parts & _REFUSED_PARTS:
+        return ""
+    return (f"SET '{key}' is not an engine setting a task may change: flinkx applies only planner and "
+            f"execution options (docs/security.md, allowed engine settings)")
+
+
+HINT = "remove the SET; addresses, paths, jars, classes and state locations are the operator's, not the task's"
