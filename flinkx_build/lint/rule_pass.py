@@ -25,7 +25,7 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.jobs import SQL_RULES
 from flinkx_build.lint.jobs import Edit
 from flinkx_build.lint.jobs import RuleJob
-from flinkx_build.resolve.builtins import reserved_words
+from flinkx_build.flink_data import reserved_words
 
 
 @lru_cache(maxsize=32)

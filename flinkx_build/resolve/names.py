@@ -9,7 +9,7 @@ from flinkx_build.frontend.statements import Pos
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.builtins import builtin_functions
+from flinkx_build.flink_data import builtin_functions
 from flinkx_build.resolve.effective import table_type_label
 
 

@@ -62,8 +62,6 @@ EXCEPTIONS: dict[str, str] = {
     "flinkx_build.compile.workspace -> flinkx_build.pipeline": "the build drives a pipeline Session; belongs to a build layer above pipeline",
     "flinkx_build.compile.early_parse -> flinkx_build.emit.folder": "reads the build folder's marker mtime; belongs to a build layer above emit",
     "flinkx_build.emit.manifest -> flinkx_build.graph.build": "type of the graph parts (TYPE_CHECKING); the manifest only needs their adjacency",
-    "flinkx_build.frontend.extract -> flinkx_build.resolve.builtins": "quote_identifier is Flink data, not resolution; moving builtins.py to the facts layer removes it",
-    "flinkx_build.frontend.reserved_stop -> flinkx_build.resolve.builtins": "reserved_words is Flink data, not resolution; moving builtins.py to the facts layer removes it",
     "flinkx_build.frontend.worker -> flinkx_build.lint.rule_pass": "the parser process also runs lint rule passes; a job-type registry passed in by lint would remove it",
     "flinkx_build.lint.run -> flinkx_build.commands.progress": "lint takes the progress bar type from the CLI; a progress protocol in a low layer removes it",
     "flinkx_build.load.tables -> flinkx_build.frontend.template": "YAML values render ${var} with the SQL pattern; template.py has no frontend dependency and could sit in facts",
