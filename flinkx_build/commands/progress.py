@@ -18,6 +18,8 @@ from flinkx_build.commands.console import QUIET
 from flinkx_build.commands.console import verbosity
 
 if TYPE_CHECKING:
+    from flinkx_build.compile.workspace import WorkspaceBuild
+    from flinkx_build.pipeline import Session
     from rich.progress import Progress
     from rich.progress import TaskID
 
@@ -87,4 +89,9 @@ def task_progress() -> Iterator[TaskProgress]:
         progress.stop()
 
 
-NO_PROGRESS = TaskProgress(False)
+def compile_with_progress(session: Session, projects: list[str]) -> WorkspaceBuild:
+    """`compile_workspace` with the terminal bar (shown only where `bar_wanted`)."""
+    from flinkx_build.compile.workspace import compile_workspace
+
+    with task_progress() as progress:
+        return compile_workspace(session, projects, progress)

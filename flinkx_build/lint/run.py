@@ -15,8 +15,6 @@ from pathlib import Path
 
 from flinkx_build.checks.workspace import wanted_opt_in
 from flinkx_build.checks.workspace import workspace_findings
-from flinkx_build.commands.progress import NO_PROGRESS
-from flinkx_build.commands.progress import TaskProgress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.jobs import SQL_RULES
@@ -34,6 +32,8 @@ from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
+from flinkx_build.progress import NO_PROGRESS
+from flinkx_build.progress import Progress
 
 
 @dataclass
@@ -158,7 +158,7 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
 
 
 def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes: CodeFilter = EVERY_CODE,
-                   progress: TaskProgress = NO_PROGRESS) -> tuple[list[Diagnostic], list[FileFix]]:
+                   progress: Progress = NO_PROGRESS) -> tuple[list[Diagnostic], list[FileFix]]:
     """The findings, and (with `fix`) the files the safe fixes would change; writes nothing."""
     tasks, yaml_paths = select_targets(session, files)
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
