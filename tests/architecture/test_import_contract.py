@@ -68,7 +68,6 @@ EXCEPTIONS: dict[str, str] = {
     "flinkx_build.semantic.changelog -> flinkx_build.semantic.analyze": "query_mode's parameter type (TYPE_CHECKING); a Protocol of what it reads removes it",
     "flinkx_build.graph.render -> flinkx_build.graph.html": "html is imported only when asked for (it is large); the caller could dispatch html itself",
     "flinkx_build.lint.jobs -> flinkx_build.lint.rule_pass": "run_job is named from a module without sqlfluff, importing it only in the worker; by design",
-    "flinkx_build.lint.parallel -> flinkx_build.lint.run": "workers build their job with run.rule_job; moving rule_job and the cache key to jobs.py removes it",
 }
 
 
