@@ -14,7 +14,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.build import GraphParts
 from flinkx_build.graph.build import graph_parts
 from flinkx_build.graph.cycles import cycle_findings
-from flinkx_build.lint.noqa import suppressed
+from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
 from flinkx_build.progress import NO_PROGRESS

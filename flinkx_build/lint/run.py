@@ -18,7 +18,6 @@ from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.jobs import run_job
-from flinkx_build.lint.noqa import suppressed
 from flinkx_build.lint.parallel import rule_passes_in_parallel
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
@@ -30,6 +29,7 @@ from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.yamlfix import quote_values
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
+from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
 from flinkx_build.progress import NO_PROGRESS
 from flinkx_build.progress import Progress

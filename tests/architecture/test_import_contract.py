@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "flinkx_build"
 # Bottom to top. A unit is a sub-package (every module under it) or a top-level module.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # core types, diagnostics, hashing, process and cache plumbing: no knowledge of SQL
-    ("core", ("flinkx_build", "paths", "progress", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
+    ("core", ("flinkx_build", "paths", "progress", "noqa", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
               "cache_root", "cache_prune", "cache_entries")),
     # what Flink, the engines and the connectors accept: tables of facts
     ("facts", ("engines", "connectors", "flink_data")),
@@ -57,7 +57,6 @@ EXCEPTIONS: dict[str, str] = {
     # compile/workspace.py and compile/early_parse.py into a build layer above emit, graph and lint removes these
     "flinkx_build.compile.workspace -> flinkx_build.graph.build": "the build makes the graph parts for manifest.json; belongs to a build layer above graph",
     "flinkx_build.compile.workspace -> flinkx_build.graph.cycles": "the build reports table cycles; belongs to a build layer above graph",
-    "flinkx_build.compile.workspace -> flinkx_build.lint.noqa": "the build honours noqa comments; belongs to a build layer above lint",
     "flinkx_build.compile.workspace -> flinkx_build.pipeline": "the build drives a pipeline Session; belongs to a build layer above pipeline",
     "flinkx_build.compile.early_parse -> flinkx_build.emit.folder": "reads the build folder's marker mtime; belongs to a build layer above emit",
     "flinkx_build.frontend.worker -> flinkx_build.lint.rule_pass": "the parser process also runs lint rule passes; a job-type registry passed in by lint would remove it",
