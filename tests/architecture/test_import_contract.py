@@ -65,7 +65,6 @@ EXCEPTIONS: dict[str, str] = {
     # module pairs importing each other (the other direction is an ordinary import)
     "flinkx_build.resolve.model -> flinkx_build.semantic.model": "ResolvedTask.semantic types the model the pipeline attaches (TYPE_CHECKING); the pipeline could keep the pair instead",
     "flinkx_build.semantic.changelog -> flinkx_build.semantic.analyze": "query_mode's parameter type (TYPE_CHECKING); a Protocol of what it reads removes it",
-    "flinkx_build.graph.render -> flinkx_build.graph.html": "html is imported only when asked for (it is large); the caller could dispatch html itself",
     "flinkx_build.lint.jobs -> flinkx_build.lint.rule_pass": "run_job is named from a module without sqlfluff, importing it only in the worker; by design",
 }
 
