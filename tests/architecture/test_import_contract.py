@@ -61,7 +61,6 @@ EXCEPTIONS: dict[str, str] = {
     "flinkx_build.compile.early_parse -> flinkx_build.emit.folder": "reads the build folder's marker mtime; belongs to a build layer above emit",
     "flinkx_build.frontend.worker -> flinkx_build.lint.rule_pass": "the parser process also runs lint rule passes; a job-type registry passed in by lint would remove it",
     "flinkx_build.load.tables -> flinkx_build.frontend.template": "YAML values render ${var} with the SQL pattern; template.py has no frontend dependency and could sit in facts",
-    "flinkx_build.model -> flinkx_build.frontend.template": "Workspace.context_for builds the ${var} context; template.py could sit in facts",
     # module pairs importing each other (the other direction is an ordinary import)
     "flinkx_build.resolve.model -> flinkx_build.semantic.model": "ResolvedTask.semantic types the model the pipeline attaches (TYPE_CHECKING); the pipeline could keep the pair instead",
     "flinkx_build.semantic.changelog -> flinkx_build.semantic.analyze": "query_mode's parameter type (TYPE_CHECKING); a Protocol of what it reads removes it",
