@@ -53,8 +53,10 @@ def _parallelism(resolved: ResolvedTask) -> int:
     """`SET 'parallelism.default' = 'n'` in the task, else 1."""
     value = 1
     for rs in resolved.statements:
-        if rs.parsed.flink_set and rs.parsed.flink_set[0] == "parallelism.default" and rs.parsed.flink_set[1].isdigit():
-            value = int(rs.parsed.flink_set[1])
+        written = rs.parsed.flink_set[1] if rs.parsed.flink_set and rs.parsed.flink_set[0] == "parallelism.default" else ""
+        # ASCII digits only ('²' is a digit to str.isdigit, not to int), and few enough for int()
+        if written.isascii() and written.isdigit() and len(written) <= 9:
+            value = int(written)
     return value
 
 

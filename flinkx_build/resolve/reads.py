@@ -14,7 +14,9 @@ from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.validate.standin import original_connector
 
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
+# ASCII digits, few enough for int(); one run of spaces on each side of the dash, none at the ends
+# (the value is stripped first): two adjacent runs of \s* made a long run of spaces quadratic
+_RANGE = re.compile(r"([0-9]{1,18})(?:\s*-\s*([0-9]{1,18}))?")
 
 
 def reads_of(resolved: ResolvedTask, connector: str) -> Iterator[tuple[TableRef, BoundTable, dict[str, tuple[str, Origin | None]]]]:
@@ -44,11 +46,19 @@ def mysql_cdc_readers(resolved: ResolvedTask) -> list[CdcReader]:
     out = []
     for _, bound, options in reads_of(resolved, "mysql-cdc"):
         value, origin = options.get("server-id", (None, None))
-        m = _RANGE.match(value or "")
-        if m is None or origin is None:
+        ids = server_id_range(value or "")
+        if ids is None or origin is None:
             continue
-        lo = int(m.group(1))
-        hi = int(m.group(2) or lo)
         server = f"{options.get('hostname', ('', None))[0]}:{options.get('port', ('3306', None))[0]}"
-        out.append(CdcReader(resolved.task.key, bound.key, server, (min(lo, hi), max(lo, hi)), origin))
+        out.append(CdcReader(resolved.task.key, bound.key, server, ids, origin))
     return out
+
+
+def server_id_range(value: str) -> tuple[int, int] | None:
+    """`5400` or `5400-5408` (spaces around the numbers and the dash allowed) -> (lowest, highest); else None."""
+    m = _RANGE.fullmatch(value.strip())
+    if m is None:
+        return None
+    lo = int(m.group(1))
+    hi = int(m.group(2) or lo)
+    return min(lo, hi), max(lo, hi)
