@@ -65,7 +65,6 @@ EXCEPTIONS: dict[str, str] = {
     "flinkx_build.load.tables -> flinkx_build.frontend.template": "YAML values render ${var} with the SQL pattern; template.py imports nothing and could move to core, with load/memo.py's list of hashed sources",
     # module pairs importing each other (the other direction is an ordinary import)
     "flinkx_build.resolve.model -> flinkx_build.semantic.model": "ResolvedTask.semantic types the model the pipeline attaches (TYPE_CHECKING); the pipeline could keep the pair instead",
-    "flinkx_build.semantic.changelog -> flinkx_build.semantic.analyze": "query_mode's parameter type (TYPE_CHECKING); a Protocol of the five attributes it reads removes it",
     "flinkx_build.lint.jobs -> flinkx_build.lint.rule_pass": "run_job names the rule pass from a module without sqlfluff so a parent can send it to its parser process; imported only when run",
 }
 
