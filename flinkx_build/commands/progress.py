@@ -18,10 +18,11 @@ from flinkx_build.commands.console import QUIET
 from flinkx_build.commands.console import verbosity
 
 if TYPE_CHECKING:
-    from flinkx_build.compile.workspace import WorkspaceBuild
-    from flinkx_build.pipeline import Session
     from rich.progress import Progress
     from rich.progress import TaskID
+
+    from flinkx_build.compile.workspace import WorkspaceBuild
+    from flinkx_build.pipeline import Session
 
 SHOW_AFTER_S = 1.0
 
