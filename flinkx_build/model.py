@@ -6,7 +6,6 @@ from dataclasses import field
 from pathlib import Path
 
 from flinkx_build.engines import ENGINES as ENGINE_TABLE
-from flinkx_build.frontend.template import template_context
 
 ENGINES = tuple(ENGINE_TABLE)  # the names; what each accepts is in flinkx_build/engines.py
 MODES = ("stream", "batch")
@@ -179,8 +178,12 @@ class Workspace:
         return {**self.config.variables, **(proj.variables if proj else {})}
 
     def context_for(self, project: str) -> dict[str, str]:
-        """What a `${name}` of the project's files renders to (secrets stay placeholders)."""
-        return template_context(self.variables_for(project), self.config.secrets)
+        """What a `${name}` of the project's files renders to: name -> replacement text, and a secret
+        to its own placeholder, so compiled SQL keeps it and no value is ever printed."""
+        context = {k: str(v) for k, v in self.variables_for(project).items()}
+        for name in self.config.secrets:
+            context[name] = "${" + name + "}"
+        return context
 
     def all_tasks(self) -> list[Task]:
         return [t for p in self.projects.values() for t in p.tasks.values()]

@@ -15,8 +15,11 @@ from flinkx_build.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-workspace"
+# the seed texts sit beside the repository in the team's checkout only: tests that read them skip without
 SEEDS = REPO.parent / "shared" / "seeds"
-CORPUS = REPO.parent / "shared" / "corpus"
+# real Flink SQL from outside the team, kept in the repository (tests/fixtures/corpus/README.md)
+CORPUS = REPO / "tests" / "fixtures" / "corpus"
+COOKBOOK = CORPUS / "flink-sql-cookbook"
 
 # flinkx's user cache (`cache_root.py`: the stand-in jar) for this test session alone, inherited by
 # every flinkx process the tests start: javac runs once a session, and nothing lands in the home folder

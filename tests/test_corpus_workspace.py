@@ -1,4 +1,4 @@
-"""Real Flink SQL nobody here wrote (shared/corpus, Apache-2.0): no false alarms.
+"""Real Flink SQL nobody here wrote (tests/fixtures/corpus, Apache-2.0): no false alarms.
 
 The 36 cookbook files become the tasks of one project. Plain Flink SQL is
 valid Dataphin SQL (every table is task-local DDL), so lint and build must be
@@ -13,10 +13,8 @@ import sys
 import pytest
 
 from flinkx_build.validate.engine import flink_available
-from tests.conftest import CORPUS
+from tests.conftest import COOKBOOK
 
-COOKBOOK = CORPUS / "flink-sql-cookbook"
-pytestmark = pytest.mark.skipif(not COOKBOOK.is_dir(), reason="shared/corpus is not next to the repository")
 # A task-local Python UDF: Flink would run Python to plan it, which no flinkx command does (FX195).
 LOADS_CODE = "udfs__01_python_udfs.sql"
 

@@ -8,50 +8,22 @@ parallel reader needs one). FX462: a table without a primary key and without
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-from flinkx_build.checks.sources import reads_of
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.reads import CdcReader
+from flinkx_build.resolve.reads import mysql_cdc_readers
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.validate.standin import original_connector
 
 CODES = ("FX460", "FX461", "FX462", "FX463")
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
-
-
-@dataclass(frozen=True)
-class CdcReader:
-    task: str
-    table: str
-    server: str  # hostname:port as written (placeholders compare as text)
-    ids: tuple[int, int]
-    origin: Origin
-
-
-def readers(resolved: ResolvedTask) -> list[CdcReader]:
-    """Every mysql-cdc source the task reads with an explicit server-id."""
-    out = []
-    for _, bound, options in reads_of(resolved, "mysql-cdc"):
-        value, origin = options.get("server-id", (None, None))
-        m = _RANGE.match(value or "")
-        if m is None or origin is None:
-            continue
-        lo = int(m.group(1))
-        hi = int(m.group(2) or lo)
-        server = f"{options.get('hostname', ('', None))[0]}:{options.get('port', ('3306', None))[0]}"
-        out.append(CdcReader(resolved.task.key, bound.key, server, (min(lo, hi), max(lo, hi)), origin))
-    return out
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
     path = resolved.task.display_path
     out = []
     parallelism = _parallelism(resolved)
-    for reader in readers(resolved):
+    for reader in mysql_cdc_readers(resolved):
         size = reader.ids[1] - reader.ids[0] + 1
         if size < parallelism:
             o = reader.origin
@@ -81,8 +53,10 @@ def _parallelism(resolved: ResolvedTask) -> int:
     """`SET 'parallelism.default' = 'n'` in the task, else 1."""
     value = 1
     for rs in resolved.statements:
-        if rs.parsed.flink_set and rs.parsed.flink_set[0] == "parallelism.default" and rs.parsed.flink_set[1].isdigit():
-            value = int(rs.parsed.flink_set[1])
+        written = rs.parsed.flink_set[1] if rs.parsed.flink_set and rs.parsed.flink_set[0] == "parallelism.default" else ""
+        # ASCII digits only ('²' is a digit to str.isdigit, not to int), and few enough for int()
+        if written.isascii() and written.isdigit() and len(written) <= 9:
+            value = int(written)
     return value
 
 

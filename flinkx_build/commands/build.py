@@ -39,7 +39,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         from flinkx_build.commands.common import check_projects
         from flinkx_build.commands.common import open_session
         from flinkx_build.compile.early_parse import early_parses
-        from flinkx_build.compile.workspace import compile_workspace
+        from flinkx_build.commands.progress import compile_with_progress
 
         on_projects = early_parses(parser, memo.out_dir) if memo is not None else None
         session = open_session(workspace, mode, use_cache=not no_cache, parser=parser, on_projects=on_projects)
@@ -48,7 +48,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         out_dir = out or (ws.root / ws.config.build_dir)
         if not check:  # refuse a folder flinkx may not replace before any work; clear what killed builds left
             prepare_build_folder(out_dir, ws.root)
-        built = compile_workspace(session, selected)
+        built = compile_with_progress(session, selected)
     finally:
         if parser is not None:
             parser.close()

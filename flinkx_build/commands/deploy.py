@@ -18,7 +18,7 @@ from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_summary
-from flinkx_build.compile.workspace import compile_workspace
+from flinkx_build.commands.progress import compile_with_progress
 from flinkx_build.deploy.apply import Applier
 from flinkx_build.deploy.apply import MissingSecret
 from flinkx_build.deploy.apply import secret_values
@@ -68,7 +68,7 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
         raise UsageError(f"FX604 flinkx deploy runs Apache Flink streaming jobs; this workspace is engine "
                          f"'{ws.config.engine}', mode '{session.mode}' (use engine flink or vvr, mode stream)")
     selected = check_projects(session, projects)
-    diags = compile_workspace(session, selected).diagnostics
+    diags = compile_with_progress(session, selected).diagnostics
     if any(d.is_error for d in diags):
         raise WorkspaceErrors(diags)
     # jars are loaded only to submit (--apply); planning uses flinkx's stand-ins and loads none

@@ -17,9 +17,9 @@ from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.progress import compile_with_progress
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.compile.script import CompiledScript
-from flinkx_build.compile.workspace import compile_workspace
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
@@ -67,7 +67,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if not engine_named(ws.config.engine).apache_flink:
         raise UsageError(f"flinkx validate checks Apache Flink SQL; engine '{ws.config.engine}' is not validated (use engine flink or vvr)")
     selected = check_projects(session, projects)
-    built = compile_workspace(session, selected)
+    built = compile_with_progress(session, selected)
     outputs, diags = built.outputs, built.diagnostics
     tasks = session.tasks(selected)
     # what the semantic checks find, Flink judges too: only errors that stop compiling stop here

@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 
 from flinkx_build.engines import engine as engine_named
+from flinkx_build.flink_data import quote_identifier as q
+from flinkx_build.flink_data import reserved_words
 from flinkx_build.model import Function
-from flinkx_build.resolve.builtins import quote_identifier as q
-from flinkx_build.resolve.builtins import reserved_words
 from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import TableDef
 

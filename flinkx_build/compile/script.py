@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from flinkx_build.compile.ddl import function_ddl
 from flinkx_build.compile.ddl import table_ddl
 from flinkx_build.engines import engine as engine_named
-from flinkx_build.resolve.builtins import quote_identifier as q
+from flinkx_build.flink_data import quote_identifier as q
 from flinkx_build.resolve.effective import hint_is_dataphin
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask

@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flinkx_build.checks.workspace import workspace_findings
-from flinkx_build.commands.progress import TaskProgress
-from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.build import GraphParts
 from flinkx_build.graph.build import graph_parts
 from flinkx_build.graph.cycles import cycle_findings
-from flinkx_build.lint.noqa import suppressed
+from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
+from flinkx_build.progress import NO_PROGRESS
+from flinkx_build.progress import Progress
 from flinkx_build.semantic.summary import TaskSummary
 
 
@@ -30,12 +30,8 @@ class WorkspaceBuild:
     graph: GraphParts  # `.to_networkx()` for the DiGraph
 
 
-def compile_workspace(session: Session, projects: list[str]) -> WorkspaceBuild:
-    with task_progress() as progress:
-        return _compile_workspace(session, projects, progress)
-
-
-def _compile_workspace(session: Session, projects: list[str], progress: TaskProgress) -> WorkspaceBuild:
+def compile_workspace(session: Session, projects: list[str], progress: Progress = NO_PROGRESS) -> WorkspaceBuild:
+    """`progress` is the caller's (the command line passes its terminal bar, `commands/progress.py`)."""
     diags = list(session.load_diagnostics)
     tasks = session.tasks(projects)
     missing = [task for task in tasks if not session.summary_known(task)]

@@ -3,13 +3,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 from typing import Any
+from typing import Protocol
 
 from flinkx_build import __version__
 from flinkx_build.model import Workspace
 
-if TYPE_CHECKING:  # summary.py imports the checks: no cycle at run time
-    from flinkx_build.graph.build import GraphParts
+if TYPE_CHECKING:
     from flinkx_build.semantic.summary import TaskSummary
+
+
+class Adjacency(Protocol):
+    """What the manifest reads of the graph (`graph.build.GraphParts`, which imports this module's node names)."""
+
+    def adjacency(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]: ...
 
 
 def table_node(key: str) -> str:
@@ -24,7 +30,7 @@ def function_node(key: str) -> str:
     return "function." + key.replace(":", ".", 1)
 
 
-def build_manifest(ws: Workspace, summaries: list[TaskSummary], outputs: dict[str, str], graph: GraphParts) -> dict[str, Any]:
+def build_manifest(ws: Workspace, summaries: list[TaskSummary], outputs: dict[str, str], graph: Adjacency) -> dict[str, Any]:
     """`graph` is `graph.build.graph_parts(ws, summaries)`: the build already has it."""
     tables = {}
     functions = {}

@@ -111,7 +111,7 @@ def normalized(tree: BaseSegment) -> str:
     keep their case. Comments and layout are dropped; hints are kept, in the
     form the hint parser reads them.
     """
-    from flinkx_build.resolve.builtins import quote_identifier
+    from flinkx_build.flink_data import quote_identifier
 
     out = []
     for raw in tree.raw_segments:

@@ -22,9 +22,9 @@ from sqlfluff.core import FluffConfig
 from sqlfluff.core import Linter
 from sqlfluff.core.parser import BaseSegment
 
+from flinkx_build.flink_data import reserved_words
 from flinkx_build.frontend import dialect
 from flinkx_build.frontend.fluff import parse_statement
-from flinkx_build.resolve.builtins import reserved_words
 
 MAX_PARSES = 12  # re-parses per statement, all words together
 MAX_REPARSED_CHARS = 60_000  # and at most this much text re-parsed (long statements get fewer tries)

@@ -1,8 +1,8 @@
 """`${var}` variables: one pattern and one context, for SQL and YAML alike.
 
-Task SQL is rendered by sqlfluff's `placeholder` templater configured from
-`sqlfluff_templater_config()`, so positions map back to the task file through
-sqlfluff's own source mapping. YAML values are rendered by `render()`, which
+The context is `Workspace.context_for` (model.py). Task SQL is rendered by
+sqlfluff's `placeholder` templater configured from `sqlfluff_templater_config()`,
+so positions map back to the task file through sqlfluff's own source mapping. YAML values are rendered by `render()`, which
 applies the same pattern to the same context.
 
 Secrets are deploy-time variables: they render as themselves (`${name}`), so
@@ -24,14 +24,6 @@ class VariableUse:
     offset: int  # offset of `$` in the raw text
     known: bool
     secret: bool
-
-
-def template_context(variables: dict[str, str], secrets: list[str]) -> dict[str, str]:
-    """name -> replacement text; secrets map to their own placeholder."""
-    context = {k: str(v) for k, v in variables.items()}
-    for name in secrets:
-        context[name] = "${" + name + "}"
-    return context
 
 
 def find_variables(text: str, context: dict[str, str], secrets: list[str]) -> list[VariableUse]:

@@ -21,10 +21,10 @@ import networkx as nx
 from flinkx_build.graph.html_assets import CSP
 from flinkx_build.graph.html_assets import SCRIPT
 from flinkx_build.graph.html_assets import STYLE
-from flinkx_build.graph.render import CLASS_STYLE
-from flinkx_build.graph.render import KIND_STYLE
-from flinkx_build.graph.render import full_label
-from flinkx_build.graph.render import label
+from flinkx_build.graph.styles import CLASS_STYLE
+from flinkx_build.graph.styles import KIND_STYLE
+from flinkx_build.graph.styles import full_label
+from flinkx_build.graph.styles import label
 
 NODE_W, NODE_H, GAP_X, GAP_Y, MARGIN = 190, 34, 90, 16, 24
 BAND_PAD, BAND_TITLE, BAND_GAP = 12, 22, 18  # project boxes: inner padding, title strip, space between

@@ -20,9 +20,9 @@ from pathlib import Path
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.lint.jobs import run_job
 from flinkx_build.lint.result_cache import RuleCache
-from flinkx_build.lint.run import job_for
-from flinkx_build.lint.run import rule_cache_key
 from flinkx_build.lint.select import CodeFilter
+from flinkx_build.lint.task_jobs import job_for
+from flinkx_build.lint.task_jobs import rule_cache_key
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.workspace import display_path
 from flinkx_build.load.workspace import read_task_file

@@ -18,6 +18,8 @@ from flinkx_build.forked import forked_pool
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import CodeFilter
+from flinkx_build.lint.task_jobs import rule_job
+from flinkx_build.lint.task_jobs import task_rule_cache_key
 from flinkx_build.model import Task
 from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
@@ -30,7 +32,6 @@ def _lint_one(index: int) -> dict[str, Any]:
     """The rule pass of one task, stored in the rule and parse caches here: encoding a
     thousand parses again in the parent cost as much as the rest of its work."""
     from flinkx_build.lint.rule_pass import run_rule_pass
-    from flinkx_build.lint.run import rule_job
 
     assert _WORK is not None
     session, tasks, codes, keys = _WORK
@@ -47,10 +48,8 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
     """Task key -> rule pass: read from the cache, and made by workers for the rest when there are
     enough of them to pay for starting workers (the caller makes those one by one)."""
     global _WORK
-    from flinkx_build.lint.run import _rule_cache_key
-
     cache = RuleCache(session.cache.root)
-    keys = {task.key: _rule_cache_key(session, task, codes) for task in tasks}
+    keys = {task.key: task_rule_cache_key(session, task, codes) for task in tasks}
     done: dict[str, RulePass] = {}
     missing = []
     for index, task in enumerate(tasks):

@@ -15,6 +15,7 @@ from sqlfluff.core.errors import SQLLintError
 
 from flinkx_build.credentials import mask_in_context
 from flinkx_build.errors import Diagnostic
+from flinkx_build.flink_data import reserved_words
 from flinkx_build.frontend.fluff import fluff_config
 from flinkx_build.frontend.fluff import lint_statement
 from flinkx_build.frontend.parse import context_key
@@ -25,7 +26,6 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.jobs import SQL_RULES
 from flinkx_build.lint.jobs import Edit
 from flinkx_build.lint.jobs import RuleJob
-from flinkx_build.resolve.builtins import reserved_words
 
 
 @lru_cache(maxsize=32)

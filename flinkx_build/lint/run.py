@@ -15,25 +15,24 @@ from pathlib import Path
 
 from flinkx_build.checks.workspace import wanted_opt_in
 from flinkx_build.checks.workspace import workspace_findings
-from flinkx_build.commands.progress import NO_PROGRESS
-from flinkx_build.commands.progress import TaskProgress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.lint.jobs import SQL_RULES
-from flinkx_build.lint.jobs import RuleJob
 from flinkx_build.lint.jobs import run_job
-from flinkx_build.lint.noqa import suppressed
 from flinkx_build.lint.parallel import rule_passes_in_parallel
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import EVERY_CODE
 from flinkx_build.lint.select import CodeFilter
+from flinkx_build.lint.task_jobs import rule_job
+from flinkx_build.lint.task_jobs import task_rule_cache_key
 from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.yamlfix import quote_values
 from flinkx_build.model import LintConfig
 from flinkx_build.model import Task
-from flinkx_build.model import Workspace
+from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
+from flinkx_build.progress import NO_PROGRESS
+from flinkx_build.progress import Progress
 
 
 @dataclass
@@ -41,24 +40,6 @@ class TaskLint:
     diagnostics: list[Diagnostic]
     fixed_text: str | None = None  # set by fix when something changed
     fixed: list[Diagnostic] = field(default_factory=list)  # the findings that fix repaired
-
-
-def enabled_sql_rules(lint: LintConfig) -> tuple[str, ...]:
-    return tuple(code for code in SQL_RULES if lint.rules.get(code, True))
-
-
-def _rules_to_run(lint_cfg: LintConfig, codes: CodeFilter) -> tuple[tuple[str, ...], bool]:
-    """(rules, whether any was asked for): sqlfluff runs every rule when given none, so FX03 stands in."""
-    wanted = tuple(code for code in enabled_sql_rules(lint_cfg) if codes.keeps(code))
-    return wanted or ("FX03",), bool(wanted)
-
-
-def _rule_cache_key(session: Session, task: Task, codes: CodeFilter) -> str:
-    return rule_cache_key(rule_job(session, task, False, codes), session.workspace.config.lint)
-
-
-def rule_cache_key(job: RuleJob, lint_cfg: LintConfig) -> str:
-    return RuleCache.key(job.text, job.context, job.display_path, job.rules, job.dataphin_version, lint_cfg)
 
 
 def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter = EVERY_CODE,
@@ -69,7 +50,7 @@ def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter
     if fix:
         done = None  # a fix makes its own pass
     elif done is None:  # (a given pass was looked up under its key by the caller)
-        key = _rule_cache_key(session, task, codes)
+        key = task_rule_cache_key(session, task, codes)
         done = rule_cache.get(key)
     if done is not None:
         session.remember_parse(task, done.parsed, store=False)
@@ -96,17 +77,6 @@ def _rule_pass(session: Session, task: Task, fix: bool, codes: CodeFilter
             parser.close()
     diags, parsed, edits = run_job(job)
     return diags, parsed, edits, job.rules
-
-
-def rule_job(session: Session, task: Task, fix: bool, codes: CodeFilter) -> RuleJob:
-    return job_for(session.workspace, task.text, task.display_path, session.context_for(task), fix, codes)
-
-
-def job_for(ws: Workspace, text: str, display_path: str, context: dict[str, str], fix: bool, codes: CodeFilter) -> RuleJob:
-    lint_cfg = ws.config.lint
-    rules, wanted = _rules_to_run(lint_cfg, codes)
-    return RuleJob(text, display_path, context, rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings,
-                   dict(lint_cfg.severities), fix=fix and wanted)  # the stand-in rule only parses: never apply its fixes
 
 
 def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags: list[Diagnostic],
@@ -158,7 +128,7 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
 
 
 def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes: CodeFilter = EVERY_CODE,
-                   progress: TaskProgress = NO_PROGRESS) -> tuple[list[Diagnostic], list[FileFix]]:
+                   progress: Progress = NO_PROGRESS) -> tuple[list[Diagnostic], list[FileFix]]:
     """The findings, and (with `fix`) the files the safe fixes would change; writes nothing."""
     tasks, yaml_paths = select_targets(session, files)
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from flinkx_build.credentials import mask_value
+from flinkx_build.flink_data import builtin_functions
 from flinkx_build.frontend.parse import parse_chunk
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
@@ -21,7 +22,6 @@ from flinkx_build.lsp.analysis import TaskAnalysis
 from flinkx_build.lsp.locate import definition_for_qualifier
 from flinkx_build.lsp.locate import offset_of
 from flinkx_build.lsp.locate import table_definitions
-from flinkx_build.resolve.builtins import builtin_functions
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.resolve.task import resolve_task

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flinkx_build.commands.explain import explain_data
-from flinkx_build.commands.explain import render_text
 from flinkx_build.credentials import mask_value
 from flinkx_build.load.workspace import display_path
 from flinkx_build.lsp.analysis import TaskAnalysis
@@ -14,6 +12,8 @@ from flinkx_build.lsp.locate import FunctionTarget
 from flinkx_build.lsp.locate import TableTarget
 from flinkx_build.lsp.locate import Target
 from flinkx_build.lsp.locate import VariableTarget
+from flinkx_build.resolve.explain import explain_data
+from flinkx_build.resolve.explain import render_text
 
 
 def hover_markdown(analysis: TaskAnalysis, target: Target) -> str | None:

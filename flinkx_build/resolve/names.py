@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
+from flinkx_build.flink_data import builtin_functions
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.builtins import builtin_functions
 from flinkx_build.resolve.effective import table_type_label
 
 

@@ -5,14 +5,14 @@ from flinkx_build.engines import ENGINE_ONLY_OPTIONS
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
+from flinkx_build.flink_data import builtin_functions
+from flinkx_build.flink_data import quote_identifier
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
-from flinkx_build.resolve.builtins import builtin_functions
-from flinkx_build.resolve.builtins import quote_identifier
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import effective_definition
 from flinkx_build.resolve.effective import locked_hint

@@ -12,15 +12,29 @@ read one description of each connector.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from flinkx_build.frontend import query_ir as ir
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.semantic.functions import AGGREGATES
 from flinkx_build.validate.standin import original_connector
 from flinkx_build.validate.standin import source_changelog
 
-if TYPE_CHECKING:
-    from flinkx_build.semantic.analyze import _StatementAnalyzer
+
+class _TaskModes(Protocol):
+    task_modes: dict[str, str | None]  # the changelog mode of the task's views and tables so far
+
+
+class StatementAnalysis(Protocol):
+    """What the modes read of a statement's analysis (`analyze._StatementAnalyzer`, which calls them)."""
+
+    task: _TaskModes
+    rs: ResolvedStatement
+    stmt: ParsedStatement
+    sq: ir.StatementQuery
+
+    def find_cte(self, index: int, name: str) -> int | None: ...
 
 INSERT = "insert"
 UPDATE = "update"
@@ -33,7 +47,7 @@ def _merge(modes: list[str | None]) -> str | None:
     return max(modes, key=_ORDER.__getitem__) if modes else INSERT
 
 
-def query_mode(an: "_StatementAnalyzer", index: int) -> str | None:
+def query_mode(an: StatementAnalysis, index: int) -> str | None:
     query = an.sq.queries[index]
     if query.kind == "values":
         return INSERT
@@ -63,7 +77,7 @@ def query_mode(an: "_StatementAnalyzer", index: int) -> str | None:
     return mode
 
 
-def _source_mode(an: "_StatementAnalyzer", index: int, source: ir.Source) -> str | None:
+def _source_mode(an: StatementAnalysis, index: int, source: ir.Source) -> str | None:
     if source.kind in ("table", "window") and source.table_ref >= 0:
         bound = an.rs.tables[source.table_ref]
         if bound.kind == "meta" and bound.definition is not None:

@@ -21,14 +21,14 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from flinkx_build.checks.cdc_sources import CdcReader
-from flinkx_build.checks.cdc_sources import readers
-from flinkx_build.checks.sources import reads_of
 from flinkx_build.errors import Diagnostic
-from flinkx_build.graph.columns import column_use
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.reads import CdcReader
+from flinkx_build.resolve.reads import mysql_cdc_readers
+from flinkx_build.resolve.reads import reads_of
+from flinkx_build.semantic.columns import column_use
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def summarize(rt: ResolvedTask, compiled: str | None, settings: list[str]) -> Ta
         columns_read={k: sorted(v) for k, v in sorted(rt.columns_read.items())},
         insert_wildcard=sorted(use.insert_wildcard),
         sink_writes=[TableWrite(k, *pos) for k, pos in sinks.items()],
-        kafka_reads=kafka, cdc_readers=readers(rt), column_lineage=lineage,
+        kafka_reads=kafka, cdc_readers=mysql_cdc_readers(rt), column_lineage=lineage,
     )
 
 

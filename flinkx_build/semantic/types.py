@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from flinkx_build.resolve.builtins import data_text
+from flinkx_build.flink_data import data_text
 
 # type root -> family
 _EXACT = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL")

@@ -3,6 +3,7 @@ the parallelism, a chunk key column for tables without a primary key, no waterma
 from __future__ import annotations
 
 import textwrap
+import time
 
 import pytest
 
@@ -72,3 +73,31 @@ def test_table_without_primary_key(make_workspace, cli, key, extra, expected):
 def test_watermark_on_cdc_source(make_workspace, cli):
     sql = "SET users.`watermark` = 'WATERMARK FOR ts AS ts';\n" + READ_USERS
     assert codes(cli, workspace(make_workspace, {"a": sql})) == ["FX463"]
+
+
+def test_a_long_run_of_spaces_in_a_server_id_is_read_in_linear_time():
+    # the pattern had two adjacent \s* runs (quadratic): 50,000 spaces took 12 s, 200,000 over four minutes
+    from flinkx_build.resolve.reads import server_id_range
+
+    began = time.perf_counter()
+    assert server_id_range("5400" + " " * 200_000 + "x") is None
+    assert time.perf_counter() - began < 1  # a hang guard: the linear read takes well under a millisecond
+    assert server_id_range(" 5408 - 5400 ") == (5400, 5408)
+    assert server_id_range("5400") == (5400, 5400)
+
+
+@pytest.mark.parametrize("ids", ["5400-5" + "1" * 5000, "1" * 5000])
+def test_a_server_id_too_long_for_a_number_is_no_range(make_workspace, cli, ids):
+    # int() refuses more than 4,300 digits: this was an internal error
+    result = cli("lint", str(workspace(make_workspace, {"a": READ_USERS}, ids=(ids, "5500-5503"))))
+    assert "internal error" not in result.stdout + result.stderr
+    assert [line.split()[1] for line in result.stdout.splitlines() if " FX46" in line] == []
+
+
+@pytest.mark.parametrize("written", ["²", "1" * 5000])
+def test_a_parallelism_that_is_no_plain_number_counts_as_one(make_workspace, cli, written):
+    # '²' is a digit to str.isdigit but not to int(): this was an internal error
+    sql = f"SET 'parallelism.default' = '{written}';\n" + READ_USERS
+    result = cli("lint", str(workspace(make_workspace, {"a": sql})))
+    assert "internal error" not in result.stdout + result.stderr
+    assert [line.split()[1] for line in result.stdout.splitlines() if " FX46" in line] == []

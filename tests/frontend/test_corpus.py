@@ -1,6 +1,6 @@
 """The Ververica cookbook corpus (valid Flink 1.20 SQL) parses with no syntax problem.
 
-Every statement of `/work/shared/corpus/flink-sql-cookbook/*.sql` is accepted by
+Every statement of `tests/fixtures/corpus/flink-sql-cookbook/*.sql` is accepted by
 Flink 1.20's own parser (see the corpus README), so any `syntax` problem here is
 a false FX120. A few facts are checked too, on statements that used to fail.
 """
@@ -11,14 +11,11 @@ from pathlib import Path
 import pytest
 
 from flinkx_build.frontend.parse import parse_task_text
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "flink-sql-cookbook"
-
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+from tests.conftest import COOKBOOK as CORPUS
 
 
 def _corpus_files() -> list[Path]:
-    return sorted(CORPUS.glob("*.sql")) if CORPUS.is_dir() else []
+    return sorted(CORPUS.glob("*.sql"))
 
 
 def _statements(name: str):

@@ -20,9 +20,9 @@ from flinkx_build.frontend.fluff import share_hint_cache
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.lint.jobs import SQL_RULES
 from flinkx_build.lint.rule_pass import rules_linter
+from tests.conftest import COOKBOOK as CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus" / "flink-sql-cookbook"
 DATAPHIN = [
     "SET ods.orders.watermark = WATERMARK FOR ts AS withOffset(ts, 1000)",
     "INSERT INTO dws.t SELECT dim:mask(name), `count` FROM ${proj}.orders /*+ OPTIONS('a'='b') */",

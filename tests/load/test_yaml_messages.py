@@ -51,4 +51,7 @@ def test_an_alias_bomb_is_refused_fast_and_small(tmp_path):
     seconds, peak = time.perf_counter() - started, tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert data is None and diag.code == "FX183"
-    assert seconds < 1.0 and peak < 5_000_000
+    # the memory peak is the measure (expanded, the bomb is 387 million values); the time is only a
+    # hang guard, ten times the 1 s the refusal was first given (0.03 s measured on a quiet machine)
+    assert peak < 5_000_000
+    assert seconds < 10

@@ -1,5 +1,5 @@
 """The reserved-word table behind FX01 and the build's quoting: one file, generated from Flink."""
-from flinkx_build.resolve.builtins import reserved_words
+from flinkx_build.flink_data import reserved_words
 
 
 def test_table_covers_the_documented_list_with_levels():

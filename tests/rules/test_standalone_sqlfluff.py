@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import COOKBOOK as CORPUS
+
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus" / "flink-sql-cookbook"
 
 SQLFLUFF_CONFIG = textwrap.dedent(
     r"""
@@ -157,10 +158,9 @@ def test_fix_unquotes_for_dataphin_3_6(mode, project):
 
 
 def _corpus_files() -> list[Path]:
-    return sorted(CORPUS.glob("**/*.sql")) if CORPUS.is_dir() else []
+    return sorted(CORPUS.glob("**/*.sql"))
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
 def test_cookbook_corpus_has_no_fx_errors():
     """No FX01/FX02/FX03 errors on real Flink SQL, statement by statement.
 

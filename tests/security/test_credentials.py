@@ -130,8 +130,8 @@ def test_build_folder_is_private_to_its_owner(make_workspace, cli):
 
 
 def test_explain_masks_literals_and_shows_placeholders(ws):
-    from flinkx_build.commands.explain import explain_data
-    from flinkx_build.commands.explain import render_text
+    from flinkx_build.resolve.explain import explain_data
+    from flinkx_build.resolve.explain import render_text
 
     session = session_for(ws)
     data = explain_data(session.resolved(_task(session)))

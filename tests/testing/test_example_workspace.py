@@ -46,4 +46,5 @@ def test_example_workspace_tests_pass(tmp_path):
     suite = ET.parse(report).getroot()
     assert suite.get("tests") == str(len(SHOWCASE)) and suite.get("failures") == "0"
     assert {case.get("name") for case in suite.iter("testcase")} == set(SHOWCASE)
-    assert elapsed < 120, f"the example tests took {elapsed:.0f} s"  # docs/testing.md: 18-28 s here
+    # a hang guard, not a speed budget: ten times the 18-28 s docs/testing.md gives for this run
+    assert elapsed < 280, f"the example tests took {elapsed:.0f} s"

@@ -381,7 +381,9 @@ CREATE TABLE copy WITH ('connector' = 'blackhole') AS SELECT id FROM src;
     sql = ScriptToValidate("k", "k.sql", base.statements + (execute, select))
     began = time.perf_counter()
     assert session.validate(sql) == []
-    assert time.perf_counter() - began < 5
+    # a hang guard, not a speed budget: ten times the 2.3 s this first validate of the session took
+    # here (a job that ran on the unbounded datagen source would not end)
+    assert time.perf_counter() - began < 25
 
 
 def test_parse_only_and_show_functions(session):
@@ -403,7 +405,8 @@ INSERT INTO order_audit SELECT order_id, ts FROM orders WHERE amount > 10;
     began = time.perf_counter()
     for number in range(20):
         assert session.validate(script(sql, key=f"task{number}", udfs=UDFS)) == []
-    assert time.perf_counter() - began < 20
+    # a hang guard, not a speed budget (docs/performance.md measures speed): ten times the 6.5 s measured here
+    assert time.perf_counter() - began < 65
 
 
 def test_sql_client_forms_and_comment_only_statements(session):

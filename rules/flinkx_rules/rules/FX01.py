@@ -11,9 +11,9 @@ from sqlfluff.core.rules import LintResult
 from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
+from flinkx_build.flink_data import reserved_words
 from flinkx_build.frontend.dialect_flink120 import FLINK_BARE_COLUMN_WORDS
 from flinkx_build.frontend.reserved_stop import reserved_stops
-from flinkx_build.resolve.builtins import reserved_words
 from flinkx_build.resolve.sets import FLINK_CONFIG_PREFIXES
 
 # Option names Dataphin wants backticked after `SET [proj.]tbl.` (seed 000),
