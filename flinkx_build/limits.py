@@ -13,6 +13,7 @@ that trips it, in milliseconds and in bounded memory.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from flinkx_build.errors import Diagnostic
@@ -94,6 +95,11 @@ _TOKEN = re.compile(
     r"'(?:[^'\\]|\\.|'')*'?|`(?:[^`]|``)*`?|\"(?:[^\"]|\"\")*\"?|--[^\n]*|/\*.*?(?:\*/|\Z)|\w+|\S",
     re.DOTALL,
 )
+
+
+def sql_tokens(text: str) -> Iterator[re.Match[str]]:
+    """SQL tokens of `text` as the limits count them: a quoted string or a comment is one token."""
+    return _TOKEN.finditer(text)
 
 
 @dataclass(frozen=True)
