@@ -62,6 +62,7 @@ NOT_CREDENTIALS: frozenset[str] = frozenset({"secrets"})
 STRUCTURED_WORDS: tuple[str, ...] = ("jaasconfig",)
 
 _SEPARATORS = frozenset("-_. \t\r\n`'\"")
+_DROP_SEPARATORS = str.maketrans("", "", "".join(_SEPARATORS))
 # what `mask_text` looks for before it runs the assignment pattern (a cheap filter)
 _ANY_WORD = re.compile("|".join((*CREDENTIAL_WORDS, *sorted(CREDENTIAL_PARTS), "key")))
 _PLACEHOLDERS_ONLY = re.compile(r"\s*(\$\{[A-Za-z_][A-Za-z0-9_.]*\}\s*)+")
@@ -154,7 +155,7 @@ _NESTED_QUOTES = 3
 
 
 def _mask_text(text: str, depth: int) -> str:
-    if not text or not _ANY_WORD.search(text.lower()):
+    if not text or not _ANY_WORD.search(text.lower().translate(_DROP_SEPARATORS)):
         return text  # the common case: nothing that looks like a credential key
     return _ASSIGNMENT.sub(lambda match: _mask_assignment(match, depth), text)
 

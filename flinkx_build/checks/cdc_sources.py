@@ -20,7 +20,8 @@ from flinkx_build.semantic.model import TaskModel
 from flinkx_build.validate.standin import original_connector
 
 CODES = ("FX460", "FX461", "FX462", "FX463")
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
+# `\s*+` possessive: a run of spaces after the first number is not split between two `\s*`
+_RANGE = re.compile(r"^\s*+(\d+)\s*+(?:-\s*+(\d+))?\s*$")
 
 
 @dataclass(frozen=True)
