@@ -48,3 +48,31 @@ def test_the_limits_leave_real_statements_far_below_them():
     assert limits.MAX_STATEMENT_TOKENS >= 5 * 320 and limits.MAX_SQL_DEPTH > 5
     statement = "INSERT INTO snk SELECT " + ", ".join(f"CAST(a{i} AS STRING)" for i in range(60)) + " FROM src;\n"
     assert limits.sql_limit_problem(statement * 20) is None
+
+
+def _summary_keys(root):
+    from flinkx_build.pipeline import Session
+
+    session = Session.open(root, None, use_cache=True)
+    tasks = [t for p in sorted(session.workspace.projects.values(), key=lambda p: p.name) for t in p.tasks.values()]
+    return {t.key: session.summary_cache.key(t, session.context_for(t)) for t in tasks}
+
+
+def test_summary_keys_take_only_the_projects_a_task_names(make_workspace):
+    """Many projects with a table of one name made every summary key hash every project's table
+    (quadratic in projects). A key now covers the task's own project and the projects its rendered
+    text names: an edit elsewhere keeps it, an edit of a table it reads, even through `${var}`, changes it."""
+    table = "type: datagen\ncolumns:\n  - {name: a, type: INT}\nwith:\n  connector: datagen\n"
+    files = {"flinkx.yaml": "engine: flink\nvariables: {upstream: p0}\n"}
+    for i in range(3):
+        files[f"projects/p{i}/tables/src.yaml"] = table
+        files[f"projects/p{i}/tables/snk.yaml"] = table.replace("datagen", "blackhole")
+    files["projects/p1/tasks/own.sql"] = "INSERT INTO snk SELECT a FROM src;\n"
+    files["projects/p1/tasks/up.sql"] = "INSERT INTO snk SELECT a FROM ${upstream}.src;\n"
+    root = make_workspace(files)
+    before = _summary_keys(root)
+    (root / "projects/p2/tables/src.yaml").write_text(table + "  rows-per-second: '5'\n")
+    assert _summary_keys(root) == before  # p2 is named by no task of p1
+    (root / "projects/p0/tables/src.yaml").write_text(table + "  rows-per-second: '5'\n")
+    after = _summary_keys(root)
+    assert after["p1/up"] != before["p1/up"] and after["p1/own"] == before["p1/own"]
