@@ -1,15 +1,30 @@
-"""Credentials: the one table of option keys whose values are secret, and how they are masked.
+"""Credentials: the one table of the words that make an option key a credential, and how values are masked.
 
 A workspace may hold a literal password in a meta table's `with:` block, a
-task's `SET tbl.password = '...'` or an OPTIONS hint. Flink needs that value,
-so compiled SQL keeps it; everything else flinkx prints or writes (messages,
-explain, lint reports, graph, manifest) shows `******` instead. A value that
-is only `${name}` placeholders (a declared secret, filled in at deploy time)
-is not a secret value and is shown as written.
+task's `SET tbl.password = '...'`, a task-local `CREATE TEMPORARY TABLE ...
+WITH (...)` or an OPTIONS hint. Flink needs that value, so compiled SQL keeps
+it; everything else flinkx prints or writes (messages, explain, lint reports,
+graph, manifest, language server) shows `******` instead. A value that is only
+`${name}` placeholders (a declared secret, filled in at deploy time) is not a
+secret value and is shown as written.
 
-Keys are matched case-insensitively with `-`, `_` and `.` ignored, so
-`password`, `PassWord`, `connection.password`, `secret-key`, `secret_key`,
-`accessKey` and `access.key` are all credentials, and `key.fields` is not.
+A key is recognised by its parts, not looked up in a list of connector
+options, so a connector flinkx has never heard of is covered too. The key is
+cut into parts at `.`, `-`, `_`, spaces, quotes and lower-to-upper case steps
+(`authParams` -> `auth`, `params`), and lower-cased. It is a credential when
+
+* its parts joined (`basicauthuserinfo`) contain a `CREDENTIAL_WORDS` entry
+  (`password`, `passphrase`, `secret`, `userinfo`, `authparams`, ...), or
+* one part is a `CREDENTIAL_PARTS` entry (`pwd`, `token`, `private`), or
+* its last part is `key` and the part before it does not name a data role
+  (`ssl.keystore.key`, `private.key`, `access-key` are credentials;
+  `primary-key`, `bucket-key`, `key.fields`, `keyspace` and a bare `key` are not),
+
+unless its last part names a setting about a credential rather than the
+credential itself (`credentials-source`, `ssl.keystore.type`,
+`password.file`: `SETTING_SUFFIXES`) or the whole key is `secrets`
+(flinkx.yaml's list of secret names). docs/decisions.md lists why each word is
+(or is not) in these tables.
 """
 from __future__ import annotations
 
@@ -18,41 +33,90 @@ from typing import Any
 
 MASK = "******"
 
-# Substrings of a normalised key (lower case, no `-`, `_`, `.`) that make it a credential.
-# `jaasconfig`: Kafka's `properties.sasl.jaas.config` carries the password inline.
+# The tables. Substrings of the joined, lower-cased parts: long enough not to occur by chance.
+# `jaas`: Kafka's `properties.sasl.jaas.config` carries the password inline; `authparams`:
+# Pulsar's `authParams` carries a token; `userinfo`: Confluent's `basic-auth.user-info` is `user:password`.
 CREDENTIAL_WORDS: tuple[str, ...] = (
-    "password", "passwd", "pwd", "secret", "token", "credential",
-    "accesskey", "accessid", "privatekey", "apikey", "authkey", "jaasconfig",
+    "password", "passwd", "passphrase", "secret", "credential", "jaas", "userinfo", "authparam",
+    "privatekey", "accesskey", "accessid", "apikey", "authkey", "authorization",
 )
-# normalised keys that hold names, not values: flinkx.yaml's `secrets:` lists the secrets' names
+# whole parts only: as substrings they would match `tokenizer`, `pwdless`-like words or `privileges`
+CREDENTIAL_PARTS: frozenset[str] = frozenset({"pwd", "token", "tokens", "private"})
+# a last part `key` after one of these names a column, field or partitioning key, not a secret
+DATA_KEY_ROLES: frozenset[str] = frozenset({
+    "primary", "bucket", "partition", "sort", "routing", "message", "record", "row", "hash", "shard",
+    "sharding", "distribution", "cluster", "clustering", "foreign", "unique", "index", "join", "group",
+    "order", "sequence", "chunk", "split", "lookup", "cache", "dedup", "merge", "upsert", "document",
+    "object", "state", "kafka", "redis", "default", "value",
+})
+# a last part that says how a credential is given, not what it is: its value is a setting
+SETTING_SUFFIXES: frozenset[str] = frozenset({
+    "source", "type", "path", "file", "location", "mode", "mechanism", "algorithm", "provider", "class",
+    "enabled", "enable", "format", "name", "names", "url", "uri", "endpoint", "interval", "timeout", "ttl",
+    "expiry", "expiration", "length", "size", "field", "fields", "column", "columns",
+})
+# whole keys that hold names, not values: flinkx.yaml's `secrets:` lists the secrets' names
 NOT_CREDENTIALS: frozenset[str] = frozenset({"secrets"})
-_NORMALISED = re.compile("|".join(CREDENTIAL_WORDS))
-_SEPARATORS = re.compile(r"[-_.\s`'\"]")
+# keys whose value is itself a list of `key=value` settings (a JAAS line): only the
+# credentials inside are masked, so `username='u' password='${pw}'` stays readable
+STRUCTURED_WORDS: tuple[str, ...] = ("jaasconfig",)
+
+_SEPARATORS = frozenset("-_. \t\r\n`'\"")
+_DROP_SEPARATORS = str.maketrans("", "", "".join(_SEPARATORS))
+# what `mask_text` looks for before it runs the assignment pattern (a cheap filter)
+_ANY_WORD = re.compile("|".join((*CREDENTIAL_WORDS, *sorted(CREDENTIAL_PARTS), "key")))
 _PLACEHOLDERS_ONLY = re.compile(r"\s*(\$\{[A-Za-z_][A-Za-z0-9_.]*\}\s*)+")
 
 # `key = value`, `'key' = 'value'`, `key: value`, `key="value"` inside free text
 # (a message that quotes a statement, a hint, a YAML line). A quoted value may be
-# cut short by an excerpt ("..."), so the closing quote is optional.
+# cut short by an excerpt ("..."), so the closing quote is optional. The look-behind
+# lets a key start only where a run of key characters starts: tried from every
+# character of a long run, the pattern would scan the rest of the run each time
+# (quadratic; a 30,000-character run took 107 s).
+_KEY_CHARS = r"A-Za-z0-9_.\-"
 _ASSIGNMENT = re.compile(
-    r"""(?P<key>[`'"]?[A-Za-z0-9_.\-]+[`'"]?)(?P<sep>\s*(?:=|:)\s*)"""
+    rf"""(?<![{_KEY_CHARS}])(?P<key>[`'"]?[{_KEY_CHARS}]+[`'"]?)(?P<sep>\s*(?:=|:)\s*)"""
     r"""(?P<value>'(?:[^'\\]|\\.|'')*'?|"(?:[^"\\]|\\.)*"?|[^\s,;)'"]+)"""
 )
 
 
+def key_parts(key: str) -> list[str]:
+    """`key` cut at separators and lower-to-upper case steps, lower-cased: `sasl.authParams` -> sasl, auth, params."""
+    parts: list[str] = []
+    current: list[str] = []
+    previous = ""
+    for ch in key:
+        if ch in _SEPARATORS:
+            if current:
+                parts.append("".join(current).lower())
+            current, previous = [], ""
+            continue
+        if ch.isupper() and (previous.islower() or previous.isdigit()) and current:
+            parts.append("".join(current).lower())
+            current = []
+        current.append(ch)
+        previous = ch
+    if current:
+        parts.append("".join(current).lower())
+    return parts
+
+
 def is_credential_key(key: str) -> bool:
-    """True for an option key whose value must never be shown (the last dotted part or the whole key)."""
-    normalised = _SEPARATORS.sub("", key.lower())
-    return normalised not in NOT_CREDENTIALS and bool(_NORMALISED.search(normalised))
+    """True for an option key whose value must never be shown (the rule is in the module's docstring)."""
+    parts = key_parts(key)
+    if not parts:
+        return False
+    joined = "".join(parts)
+    if joined in NOT_CREDENTIALS or parts[-1] in SETTING_SUFFIXES:
+        return False
+    if any(word in joined for word in CREDENTIAL_WORDS) or any(part in CREDENTIAL_PARTS for part in parts):
+        return True
+    return len(parts) > 1 and parts[-1] in ("key", "keys") and parts[-2] not in DATA_KEY_ROLES
 
 
 def is_placeholder(value: str) -> bool:
     """A value made only of `${name}` placeholders: safe to show."""
     return bool(_PLACEHOLDERS_ONLY.fullmatch(value))
-
-
-# keys whose value is itself a list of `key=value` settings (a JAAS line): only the
-# credentials inside are masked, so `username='u' password='${pw}'` stays readable
-STRUCTURED_WORDS: tuple[str, ...] = ("jaasconfig",)
 
 
 def mask_value(key: str, value: Any) -> Any:
@@ -62,7 +126,7 @@ def mask_value(key: str, value: Any) -> Any:
     text = str(value)
     if is_placeholder(text):
         return value
-    if any(word in _SEPARATORS.sub("", key.lower()) for word in STRUCTURED_WORDS):
+    if any(word in "".join(key_parts(key)) for word in STRUCTURED_WORDS):
         return mask_text(text)
     return MASK
 
@@ -81,9 +145,19 @@ def mask_text(text: str) -> str:
 
     Quotes around a value are kept so the text still reads like what was written.
     """
-    if not text or not _NORMALISED.search(_SEPARATORS.sub("", text.lower())):
+    return _mask_text(text, 0)
+
+
+# A message may quote a statement in a quoted value (`cannot parse: "WITH ('k' = 'v'"`): the
+# value of a key that is no credential is searched too, to this depth (each level is one more
+# pass over the text at most, so the work stays linear in its length)
+_NESTED_QUOTES = 3
+
+
+def _mask_text(text: str, depth: int) -> str:
+    if not text or not _ANY_WORD.search(text.lower().translate(_DROP_SEPARATORS)):
         return text  # the common case: nothing that looks like a credential key
-    return _ASSIGNMENT.sub(_mask_assignment, text)
+    return _ASSIGNMENT.sub(lambda match: _mask_assignment(match, depth), text)
 
 
 def literal_credentials(text: str) -> set[str]:
@@ -115,15 +189,17 @@ def mask_in_context(message: str, source: str) -> str:
     return mask_text(message)
 
 
-def _mask_assignment(match: re.Match[str]) -> str:
+def _mask_assignment(match: re.Match[str], depth: int) -> str:
     key, sep, value = match.group("key"), match.group("sep"), match.group("value")
-    if not is_credential_key(key.strip("`'\"")):
-        return match.group(0)
     quote = value[0] if value[:1] in ("'", '"') else ""
     inner = value[1:] if quote else value
     closed = quote and len(inner) > 0 and inner.endswith(quote)
     if closed:
         inner = inner[:-1]
+    if not is_credential_key(key.strip("`'\"")):
+        if quote and depth < _NESTED_QUOTES:
+            return f"{key}{sep}{quote}{_mask_text(inner, depth + 1)}{quote if closed else ''}"
+        return match.group(0)
     if is_placeholder(inner):
         return match.group(0)
     return f"{key}{sep}{quote}{MASK}{quote if closed else ''}"

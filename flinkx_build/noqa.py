@@ -9,16 +9,19 @@ import re
 
 from flinkx_build.errors import Diagnostic
 
-_NOQA = re.compile(r"--\s*noqa(?:\s*:\s*(?P<codes>[A-Za-z0-9_,\s]+))?\s*$", re.IGNORECASE)
+# Tried once, at the line's last `--` (no code list holds a `-`, so no earlier `--` can match);
+# the code list takes the trailing spaces itself, so no two quantifiers share a run of spaces.
+_NOQA = re.compile(r"--\s*+noqa(?:\s*+:(?P<codes>[A-Za-z0-9_,\s]*)|\s*)$", re.IGNORECASE)
 
 
 def suppressed(text: str, diag: Diagnostic) -> bool:
     lines = text.splitlines()
     if not 1 <= diag.line <= len(lines):
         return False
-    m = _NOQA.search(lines[diag.line - 1])
-    if not m:
-        return False
+    line = lines[diag.line - 1]
+    m = _NOQA.match(line, max(line.rfind("--"), 0))
+    if not m or (m.group("codes") is not None and not m.group("codes").strip()):
+        return False  # `-- noqa:` with no code after it suppresses nothing
     codes = m.group("codes")
     if not codes:
         return True

@@ -10,6 +10,9 @@ from __future__ import annotations
 from flinkx_build.credentials import is_credential_key
 from flinkx_build.credentials import is_placeholder
 from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.limits import position
+from flinkx_build.limits import sql_tokens
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
@@ -29,6 +32,9 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
         option = rs.parsed.set_option
         if option is not None and option.value_kind == "literal" and _literal(option.parts[-1], option.value):
             out.append(Diagnostic(path, option.value_pos.line, option.value_pos.col, "FX480", f"'{option.parts[-1]}' is set to a literal credential", HINT))
+        if rs.parsed.kind == "create_table":
+            for key, line, col in _ddl_literal_credentials(rs.parsed):
+                out.append(Diagnostic(path, line, col, "FX480", f"'{key}' of task-local table {rs.parsed.defines} is a literal credential", HINT))
         for ref in rs.parsed.tables:
             for hint in ref.hints:
                 for item in hint.items:
@@ -36,6 +42,29 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                         if _literal(key, value):
                             out.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX480", f"the OPTIONS hint sets '{key}' to a literal credential", HINT))
     return out
+
+
+def _ddl_literal_credentials(stmt: ParsedStatement) -> list[tuple[str, int, int]]:
+    """(key, file line, file col of the value) of each `'key' = 'literal'` pair of a task-local
+    CREATE TABLE's WITH (...) whose key is a credential. The parsed facts keep no DDL options,
+    so the statement's tokens are read: quoted strings and comments are whole tokens, so a
+    pair inside a comment or a string is not taken for one."""
+    tokens = [m for m in sql_tokens(stmt.source) if not m.group().startswith(("--", "/*"))]
+    found = []
+    for key, equals, value in zip(tokens, tokens[1:], tokens[2:]):
+        if equals.group() != "=" or key.group()[:1] != "'" or value.group()[:1] != "'":
+            continue
+        name, literal = _unquote(key.group()), _unquote(value.group())
+        if _literal(name, literal):
+            rel_line, rel_col = position(stmt.source, value.start())
+            line, col = (stmt.pos.line, stmt.pos.col + rel_col - 1) if rel_line == 1 else (stmt.pos.line + rel_line - 1, rel_col)
+            found.append((name, line, col))
+    return found
+
+
+def _unquote(token: str) -> str:
+    inner = token[1:-1] if len(token) > 1 and token.endswith("'") else token[1:]
+    return inner.replace("''", "'")
 
 
 def yaml_findings(ws: Workspace) -> list[Diagnostic]:

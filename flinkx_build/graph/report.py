@@ -24,6 +24,10 @@ from flinkx_build.graph.impact import short_id
 from flinkx_build.graph.impact_validate import disagreements
 from flinkx_build.graph.render import to_mermaid
 from flinkx_build.lint.formats import help_url
+from flinkx_build.markdown_text import md_code
+from flinkx_build.markdown_text import md_fence
+from flinkx_build.markdown_text import md_text
+from flinkx_build.markdown_text import md_url
 
 
 @dataclass
@@ -142,7 +146,8 @@ def to_text(result: ImpactResult, ctx: ReportContext) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """User text in the Markdown report: escaped for Markdown and HTML (`markdown_text`)."""
+    return md_text(text)
 
 
 def lineage_paths(result: ImpactResult, imp: Impact, limit: int = 3) -> list[list[str]]:
@@ -161,7 +166,7 @@ def lineage_paths(result: ImpactResult, imp: Impact, limit: int = 3) -> list[lis
 
 
 def _path_text(path: list[str]) -> str:
-    return " → ".join(f"`{short_id(n)}`" for n in path)
+    return " → ".join(md_code(short_id(n)) for n in path)
 
 
 def impacted_nodes(result: ImpactResult) -> tuple[set[str], dict[str, str]]:
@@ -184,11 +189,11 @@ def impacted_nodes(result: ImpactResult) -> tuple[set[str], dict[str, str]]:
 
 
 def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
-    where = f" · workspace `{ctx.workspace}`" if ctx.workspace else ""
-    out = ["## flinkx impact", "", f"base `{ctx.base}` → head `{ctx.head}`{where}", ""]
+    where = f" · workspace {md_code(ctx.workspace)}" if ctx.workspace else ""
+    out = ["## flinkx impact", "", f"base {md_code(ctx.base)} → head {md_code(ctx.head)}{where}", ""]
     breaking = len(result.breaking)
     icon = ":x:" if ctx.tripped else (":warning:" if result.impacts else ":white_check_mark:")
-    out += [f"{icon} **{headline(result)}** (gate `--fail-on {ctx.fail_on}`: {'failed' if ctx.tripped else 'passed'})", ""]
+    out += [f"{icon} **{headline(result)}** (gate {md_code('--fail-on ' + ctx.fail_on)}: {'failed' if ctx.tripped else 'passed'})", ""]
     if not result.changes and not result.impacts and not result.new_errors:
         return "\n".join(out)
     if result.impacts:
@@ -203,14 +208,16 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
                 scope = f"{imp.relation}" + (f", cross-project from {', '.join(_cause_projects(result, imp))}" if imp.cross_project else "")
                 why = imp.reasons + ([f"state: {ctx.verdicts[imp.node].summary}"] if imp.node in ctx.verdicts else [])
                 why += [f"Flink: {_flink_says(ctx, imp)}"] if imp.node in ctx.flink else []
-                lineage = "<br>".join(_md(_path_text(p)) for p in lineage_paths(result, imp))
-                out.append(f"| [`{short_id(imp.node)}`]({_md(_anchor(result, ctx, imp))}) | {mark} ({_md(scope)}) | {_md('; '.join(why))} | {lineage} |")
+                lineage = "<br>".join(_path_text(p) for p in lineage_paths(result, imp))
+                out.append(f"| [{md_code(short_id(imp.node))}]({md_url(_anchor(result, ctx, imp))}) | {mark} ({_md(scope)}) | {_md('; '.join(why))} | {lineage} |")
     if result.changes:
         out += ["", f"### Changed nodes ({len(result.changes)})", "", "| Node | Change | Source | Details |", "|---|---|---|---|"]
         for c in result.changes:
-            out.append(f"| `{_md(c.node)}` | {c.change} | `{_md(ctx.path(c.source))}` | {_md('; '.join(c.details))} |")
+            out.append(f"| {md_code(c.node)} | {_md(c.change)} | {md_code(ctx.path(c.source))} | {_md('; '.join(c.details))} |")
     if result.new_errors:
-        out += ["", "### New errors in the head", "", "```"] + [f"{ctx.diag_path(d)}:{d.line}:{d.col}: {d.code} {d.message}" for d in result.new_errors] + ["```"]
+        errors = [f"{ctx.diag_path(d)}:{d.line}:{d.col}: {d.code} {d.message}" for d in result.new_errors]
+        fence = md_fence(errors)  # a message cannot close the block and write Markdown after it
+        out += ["", "### New errors in the head", "", fence, *errors, fence]
     nodes, classes = impacted_nodes(result)
     if nodes:
         out += ["", "<details open><summary>Impacted subgraph</summary>", "", "```mermaid", to_mermaid(result.graph, nodes, classes).rstrip(), "```", "", "</details>"]

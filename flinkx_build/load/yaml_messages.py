@@ -9,7 +9,6 @@ is never closed.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +28,11 @@ def _mark(mark: Any) -> tuple[int, int] | None:
 
 
 def _found(problem: str) -> str:
-    match = re.search(r"'(.*)'$", problem)
-    return match.group(1) if match else ""
+    """What the problem quotes last: from the first `'` of its last line to the `'` that ends it
+    (what `'(.*)'$` found, without trying every quote of a long line)."""
+    text = problem[:-1] if problem.endswith("\n") else problem
+    first = text.find("'", text.rfind("\n") + 1)
+    return text[first + 1:-1] if text.endswith("'") and 0 <= first < len(text) - 1 else ""
 
 
 def plain_yaml_error(exc: MarkedYAMLError) -> YamlProblem:

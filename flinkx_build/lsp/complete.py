@@ -28,9 +28,11 @@ from flinkx_build.resolve.task import resolve_task
 
 PLACEHOLDER = "flinkx_cursor_zz"
 _VARIABLE_START = re.compile(r"\$\{[A-Za-z0-9_.]*$")
-_PROJECT_CALL = re.compile(r"(\$\{[A-Za-z_][A-Za-z0-9_.]*\}|[A-Za-z_][A-Za-z0-9_]*):[A-Za-z0-9_]*$")
-_QUALIFIER = re.compile(r"(\$\{[A-Za-z_][A-Za-z0-9_.]*\}|`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)\.$")
-_WORD = re.compile(r"[A-Za-z0-9_]*$")
+# Searched in the line before the cursor: the look-behinds let a name start only where a run
+# of name characters starts, or every character of a long run would scan the rest of it.
+_PROJECT_CALL = re.compile(r"(\$\{[A-Za-z_][A-Za-z0-9_.]*\}|(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*+):[A-Za-z0-9_]*+$")
+_QUALIFIER = re.compile(r"(\$\{[A-Za-z_][A-Za-z0-9_.]*\}|`[^`]+`|(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*+)\.$")
+_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]*+$")
 _WORD_AFTER = re.compile(r"[A-Za-z0-9_]*")
 
 

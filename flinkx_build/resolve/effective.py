@@ -30,9 +30,15 @@ METADATA_KEYS = {
     "mysql-cdc": {"table_name", "database_name", "op_ts", "row_kind"},
 }
 KEY_KINDS = {"primarykey": "primary_key", "index": "index", "uniqueindex": "unique_index"}
-_WATERMARK = re.compile(r"^\s*WATERMARK\s+(?:(?!FOR\b)[`\w]+\s+)?FOR\s+(`[^`]+`|\w+)\s+AS\s+(.+?)\s*$", re.IGNORECASE | re.DOTALL)
-# withOffset(<rowtime expression>, <milliseconds>); the expression may itself call functions
-_WITH_OFFSET = re.compile(r"withOffset\s*\(\s*(.+)\s*,\s*(\d+)\s*\)", re.IGNORECASE | re.DOTALL)
+# Possessive `\s++` and `(.*\S)` instead of `(.+?)\s*$`: every quantifier meets text it cannot
+# share with its neighbour, so no long run of spaces is tried in every split (quadratic).
+_WATERMARK = re.compile(r"^\s*+WATERMARK\s++(?:(?!FOR\b)[`\w]++\s++)?FOR\s++(`[^`]+`|\w+)\s++AS\s++(.*\S)\s*$", re.IGNORECASE | re.DOTALL)
+# withOffset(<rowtime expression>, <milliseconds>); the expression may itself call functions.
+# The greedy `.+` takes everything to the last `, <digits>)`, so only the first `withOffset(`
+# can match (`_with_offset`); the `.+` keeps spaces before the comma (the `\s*` there never
+# matched anything) and `\s*+` before it is possessive, so one try is linear in the text.
+_WITH_OFFSET = re.compile(r"withOffset\s*+\(\s*+(.+),\s*(\d+)\s*\)", re.IGNORECASE | re.DOTALL)
+_WITH_OFFSET_START = re.compile(r"withOffset\s*+\(", re.IGNORECASE)
 
 
 @dataclass
@@ -92,7 +98,9 @@ def flink_watermark_expression(expression: str, engine: str) -> str:
         text = format(seconds.normalize(), "f")
         return f"{m.group(1)} - INTERVAL '{text}' SECOND"
 
-    return _WITH_OFFSET.sub(replace, expression)
+    start = _WITH_OFFSET_START.search(expression)
+    m = _WITH_OFFSET.match(expression, start.start()) if start else None
+    return expression if m is None else expression[:m.start()] + replace(m) + expression[m.end():]
 
 
 def key_columns(defn: TableDef) -> set[str]:

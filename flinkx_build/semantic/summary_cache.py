@@ -65,15 +65,24 @@ class SummaryCache:
         self._names = self._name_index() if cache_root is not None else ""
         # what every key shares, hashed once: a build keys each of its 1,000 tasks
         self._shared = hashlib.sha256(canonical_hash([FORMAT, VERSION, code_version(), self._names]).encode())
-        # word -> [kind, key, the load memo's key of its file, the file's place in the workspace]:
-        # the memo's key covers bytes, project variables and loader; the place, where findings point
-        self._by_word: dict[str, list[list[str]]] = {}
+        # word -> project -> [kind, key, the load memo's key of its file, the file's place in the workspace]:
+        # the memo's key covers bytes, project variables and loader; the place, where findings point.
+        # By project, because a task reaches another project's table or function only by naming
+        # that project (`p.t`, `p:f`, `${var}` rendered): a word's entries of every project would make
+        # each key as long as the workspace when many projects share a table name (quadratic).
+        self._by_word: dict[str, dict[str, list[list[str]]]] = {}
+        # a project's name as a word of the rendered text -> the projects it may name
+        self._project_words: dict[str, list[str]] = {}
         for project in ws.projects.values() if cache_root is not None else ():
+            self._project_words.setdefault(project.name.lower(), []).append(project.name)
             for name, same in project.tables.items():
                 for table in same:
-                    self._by_word.setdefault(name.lower(), []).append(["table", table.key, table.source_key, self._place(table.loc.path)])
+                    self._entries(name, project.name).append(["table", table.key, table.source_key, self._place(table.loc.path)])
             for name, fn in project.functions.items():
-                self._by_word.setdefault(name.lower(), []).append(["function", fn.key, fn.source_key, self._place(fn.loc.path)])
+                self._entries(name, project.name).append(["function", fn.key, fn.source_key, self._place(fn.loc.path)])
+
+    def _entries(self, name: str, project: str) -> list[list[str]]:
+        return self._by_word.setdefault(name.lower(), {}).setdefault(project, [])
 
     def _name_index(self) -> str:
         ws = self.ws
@@ -92,9 +101,11 @@ class SummaryCache:
             return None
         words = _words(render(task.text, context).lower())
         words.update(*(w.split("-") for w in words if "-" in w))
+        reachable = sorted({task.project, *(p for w in words & self._project_words.keys() for p in self._project_words[w])})
         deps = []
         for word in sorted(words & self._by_word.keys()):
-            for dep in self._by_word[word]:
+            by_project = self._by_word[word]
+            for dep in (dep for project in reachable for dep in by_project.get(project, ())):
                 if not dep[2]:  # loaded without the memo: nothing identifies its content cheaply
                     return None
                 deps.append(dep)

@@ -27,6 +27,9 @@ _SYNONYMS = {
     "TIME WITHOUT TIME ZONE": "TIME",
 }
 MAX_DECIMAL_PRECISION = 38
+# a ROW field's `COMMENT '...'`; the look-behind starts a try only where a run of spaces starts
+# (from every space of a long run, `\s+` would scan the rest of the run each time)
+_FIELD_COMMENT = re.compile(r"(?<!\s)\s++COMMENT\s+'.*$", re.IGNORECASE | re.DOTALL)
 _TYPE = re.compile(r"^\s*([A-Za-z_][A-Za-z_ ]*?)\s*(?:\(\s*([0-9 ,]*)\s*\))?\s*((?:NOT\s+)?NULL)?\s*$", re.IGNORECASE)
 
 
@@ -277,7 +280,7 @@ def row_fields(typ: FlinkType) -> list[tuple[str, str]]:
                 name, rest = part[1:end], part[end + 1:]
             else:
                 name, _, rest = part.partition(" ")
-            rest = re.sub(r"\s+COMMENT\s+'.*$", "", rest.strip(), flags=re.IGNORECASE | re.DOTALL)
+            rest = _FIELD_COMMENT.sub("", rest.strip())
             fields.append((name, rest.strip()))
     return fields
 
