@@ -44,10 +44,14 @@ def test_200_statements_nested_31_deep_are_refused_as_a_file(make_workspace, cli
 
 
 def test_the_limits_leave_real_statements_far_below_them():
-    """Real statements reach 320 tokens and 5 levels; a limit must not refuse one."""
+    """Real statements reach 320 tokens and 5 levels; a wide ODS-to-DWD task casting 250 columns has
+    2,769 tokens and parses in about 2 s: a limit must refuse none of them, nor a file of four."""
     assert limits.MAX_STATEMENT_TOKENS >= 5 * 320 and limits.MAX_SQL_DEPTH > 5
     statement = "INSERT INTO snk SELECT " + ", ".join(f"CAST(a{i} AS STRING)" for i in range(60)) + " FROM src;\n"
     assert limits.sql_limit_problem(statement * 20) is None
+    wide = "INSERT INTO snk\nSELECT\n" + ",\n".join(f"  CAST(src.a{i} AS STRING) AS a{i}" for i in range(250)) + "\nFROM src;\n"
+    assert sum(1 for _ in limits.sql_tokens(wide)) > 2_700
+    assert limits.sql_limit_problem(wide * 4) is None
 
 
 def _summary_keys(root):
