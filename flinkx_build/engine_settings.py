@@ -50,3 +50,47 @@ def refusal(key: str) -> str:
 
 
 HINT = "remove the SET; addresses, paths, jars, classes and state locations are the operator's, not the task's"
+
+
+def _quoted(text: str, start: int) -> tuple[str, int] | None:
+    """The SQL string literal opening at `text[start]` (`''` is a quote) and the index after it."""
+    out, i = [], start + 1
+    while i < len(text):
+        if text[i] == "'":
+            if text.startswith("''", i):
+                out.append("'")
+                i += 2
+                continue
+            return "".join(out), i + 1
+        out.append(text[i])
+        i += 1
+    return None
+
+
+def set_pair(text: str) -> tuple[str, str] | None:
+    """(key, value) of `SET 'key' = 'value'` or `SET key = value` as the compiled script writes
+    it, or None. One left-to-right scan: a regex with a lazy value before trailing spaces was
+    quadratic on a long run of spaces (issue 26, item 6)."""
+    text = text.strip()
+    if len(text) < 4 or text[:3].upper() != "SET" or not text[3].isspace():
+        return None
+    i = len(text[3:]) - len(text[3:].lstrip()) + 3
+    if text.startswith("'", i):
+        found = _quoted(text, i)
+        if found is None:
+            return None
+        key, i = found
+    else:
+        end = i
+        while end < len(text) and not text[end].isspace() and text[end] != "=":
+            end += 1
+        key, i = text[i:end], end
+    rest = text[i:].lstrip()
+    if not key or not rest.startswith("="):
+        return None
+    value = rest[1:].strip()
+    if value.startswith("'"):
+        found = _quoted(value, 0)
+        if found is not None and found[1] == len(value):
+            return key, found[0]
+    return key, value

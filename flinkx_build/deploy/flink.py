@@ -14,12 +14,12 @@ a GROUP BY job and the same job with a filter added both restored from their sav
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlparse
 
+from flinkx_build import engine_settings
 from flinkx_build.deploy.identity import Statement
 from flinkx_build.deploy.planning import NotPlanned
 from flinkx_build.deploy.planning import prepare_standins
@@ -29,7 +29,6 @@ from flinkx_build.validate import jvm as jvmlib
 from flinkx_build.validate.findings import java_messages
 from flinkx_build.validate.findings import summarize
 
-_SET = re.compile(r"^\s*SET\s+(?:'((?:[^']|'')*)'|([^\s=]+))\s*=\s*(?:'((?:[^']|'')*)'|(\S.*?))\s*$", re.IGNORECASE | re.DOTALL)
 _EXECUTED = frozenset({"create_table", "create_view", "create_function", "other"})
 
 
@@ -39,15 +38,6 @@ class DeployFlinkError(Exception):
 
 class FlinkUnavailable(Exception):
     """No PyFlink/Java here: the message says what to install."""
-
-
-def set_pair(text: str) -> tuple[str, str] | None:
-    match = _SET.match(text)
-    if not match:
-        return None
-    key = match.group(1).replace("''", "'") if match.group(1) is not None else match.group(2)
-    value = match.group(3).replace("''", "'") if match.group(3) is not None else match.group(4)
-    return key, value
 
 
 def refusal(messages: list[str]) -> str:
@@ -112,7 +102,7 @@ class DeployFlink:
         inserts = []
         for stmt in statements:
             if stmt.kind == "set":
-                pair = set_pair(stmt.text)
+                pair = engine_settings.set_pair(stmt.text)
                 if pair:
                     why = set_refusal(pair[0])
                     if why:

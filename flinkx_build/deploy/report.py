@@ -7,6 +7,8 @@ from typing import Any
 from flinkx_build.deploy.plan import ORDER
 from flinkx_build.deploy.plan import Action
 from flinkx_build.deploy.plan import Plan
+from flinkx_build.markdown_text import md_code
+from flinkx_build.markdown_text import md_text
 
 # Why apply refuses each kind of action (measured on Flink 1.20.5: a job whose aggregation gained
 # an aggregate fails to restore with StateMigrationException; VVR would keep the other aggregates).
@@ -56,21 +58,17 @@ def to_text(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def to_markdown(plan: Plan) -> str:
-    lines = [f"### flinkx deploy plan: `{plan.workspace}`", "", f"Cluster: {plan.cluster}. {counts(plan)}.", "",
+    lines = [f"### flinkx deploy plan: {md_code(str(plan.workspace))}", "", f"Cluster: {md_text(plan.cluster)}. {counts(plan)}.", "",
              "| action | task | job | state compatibility |", "|---|---|---|---|"]
     for action in plan.actions:
-        verdict = f"**{action.verdict.label}**: {_md(action.verdict.summary.split(': ', 1)[-1])}" if action.verdict else ""
+        verdict = f"**{action.verdict.label}**: {md_text(action.verdict.summary.split(': ', 1)[-1])}" if action.verdict else ""
         if action.needs_fresh_start:
             verdict += (" " if verdict else "") + "_needs `--allow-fresh-start`_"
-        job = _md(_job(action) + (f" ({action.note})" if action.note else ""))
-        lines.append(f"| {action.action} | `{action.task_key}` | {job} | {verdict} |")
+        job = md_text(_job(action) + (f" ({action.note})" if action.note else ""))
+        lines.append(f"| {action.action} | {md_code(action.task_key)} | {job} | {verdict} |")
     for key, why in plan.skipped:
-        lines.append(f"| skipped | `{key}` | {_md(why)} | |")
+        lines.append(f"| skipped | {md_code(key)} | {md_text(why)} | |")
     return "\n".join(lines) + "\n"
 
 

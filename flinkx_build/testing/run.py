@@ -46,8 +46,6 @@ CASE_CONFIG = {
     "pipeline.auto-watermark-interval": "0 ms",
     "table.local-time-zone": "UTC",
 }
-_SET = re.compile(r"^\s*SET\s+'((?:[^']|'')*)'\s*=\s*'((?:[^']|'')*)'\s*$", re.IGNORECASE | re.DOTALL)
-_SET_BARE = re.compile(r"^\s*SET\s+([\w.\-]+)\s*=\s*(.*?)\s*$", re.IGNORECASE | re.DOTALL)
 
 
 class FlinkUnavailable(Exception):
@@ -181,11 +179,11 @@ class TestRunner:
         for stmt in script.statements:
             sql = statement_sql(stmt)
             if stmt.kind == "set":
-                match = _SET.match(sql) or _SET_BARE.match(sql)
-                if match and (why := engine_settings.refusal(key := match.group(1).replace("''", "'"))):
+                pair = engine_settings.set_pair(sql)
+                if pair and (why := engine_settings.refusal(pair[0])):
                     raise NotRunnable(f"{engine_settings.CODE} flinkx test does not apply it: {why}")
-                if match:
-                    config.setString(key, match.group(2).replace("''", "'"))
+                if pair:
+                    config.setString(*pair)
             elif stmt.kind == "insert":
                 inserts.append(sql)
             elif stmt.kind == "create_table":

@@ -40,13 +40,15 @@ _SYNONYMS = {
     "BINARY": "BYTES", "VARBINARY": "BYTES", "ROW": "ROW", "ARRAY": "ARRAY", "MAP": "MAP",
     "MULTISET": "MULTISET",
 }
-_TOKEN = re.compile(r"\s*(`(?:[^`]|``)*`|'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_$]*|\d+|[<>(),])")
+# whitespace is a match of its own (skipped): a `\s*` before the token made finditer rescan a long
+# run of spaces from every position of it (quadratic, issue 26 item 6)
+_TOKEN = re.compile(r"\s+|(`(?:[^`]|``)*`|'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_$]*|\d+|[<>(),])")
 _INT_RANGE = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
 
 
 def parse_type(text: str) -> FlinkType:
     """A Flink SQL type as written in a meta table; raises ValueError on what it cannot read."""
-    tokens = [m.group(1) for m in _TOKEN.finditer(text)]
+    tokens = [m.group(1) for m in _TOKEN.finditer(text) if m.group(1) is not None]
     flink_type, _ = _parse(tokens, 0)
     return flink_type
 

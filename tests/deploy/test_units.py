@@ -10,7 +10,7 @@ from flinkx_build.deploy.apply import secret_values
 from flinkx_build.deploy.compat import COMPATIBLE
 from flinkx_build.deploy.compat import INCOMPATIBLE
 from flinkx_build.deploy.compat import Verdict
-from flinkx_build.deploy.flink import set_pair
+from flinkx_build.engine_settings import set_pair
 from flinkx_build.deploy.identity import Statement
 from flinkx_build.deploy.identity import decode_statements
 from flinkx_build.deploy.identity import encode_statements
@@ -49,6 +49,10 @@ def test_the_fingerprint_follows_the_statements_not_the_secret_values():
     ("SET 'pipeline.name' = 'it''s'", ("pipeline.name", "it's")),
     ("SET parallelism.default = 2", ("parallelism.default", "2")),
     ("SET", None),
+    ("SET 'a.b' = 'x' ", ("a.b", "x")),
+    ("set\n  a.b=x y", ("a.b", "x y")),
+    ("SET 'unterminated = 'x'", None),
+    ("SETTING a = b", None),
 ])
 def test_set_statements_become_configuration(text, pair):
     assert set_pair(text) == pair

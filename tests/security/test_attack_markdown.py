@@ -42,3 +42,20 @@ def test_the_helpers_escape_for_their_place():
     assert md_text("snake_case * text") == "snake_case * text"
     assert md_code("a`b|c") == "``a`b\\|c``" and md_code("`x") == "`` `x ``"
     assert md_fence(["```", "x"]) == "````" and md_fence(["plain"]) == "```"
+
+
+def test_the_deploy_plan_markdown_shows_hostile_names_as_text():
+    """`flinkx deploy --plan --format markdown` is posted like impact's report: a task key or a
+    refusal that quotes PR text must not become HTML, a comment or a broken table."""
+    from flinkx_build.deploy.plan import Action
+    from flinkx_build.deploy.plan import Plan
+    from flinkx_build.deploy.report import to_markdown
+
+    plan = Plan("ws", "http://127.0.0.1:8081", actions=[Action("p/<img src=x onerror=alert(1)>", "create")],
+                skipped=[("p/t`|x", "FX120 <!-- hides the rest | breaks the table")])
+    text = to_markdown(plan)
+    assert "| create | `p/<img src=x onerror=alert(1)>` |" in text, text  # a code span shows HTML as text
+    assert "<!--" not in text and "&lt;!-- hides the rest" in text, text
+    assert "``p/t`\\|x``" in text, text  # fenced by more backticks than the key holds
+    skipped = next(line for line in text.splitlines() if line.startswith("| skipped"))
+    assert skipped.count(" | ") == 3 and "\\|" in skipped, skipped  # one row of four cells

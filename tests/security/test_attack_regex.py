@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from flinkx_build import credentials
+from flinkx_build import engine_settings
 from flinkx_build import limits
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.hints import parse_hint
@@ -26,6 +27,7 @@ from flinkx_build.resolve.effective import flink_watermark_expression
 from flinkx_build.resolve.effective import parse_watermark
 from flinkx_build.semantic.types import FlinkType
 from flinkx_build.semantic.types import row_fields
+from flinkx_build.testing.values import parse_type as fixture_type
 
 N = 50_000
 EXPECTED_SECONDS = 0.5
@@ -35,11 +37,22 @@ SPACES = " " * N
 RUN = "a" * N
 
 
+def _raises(call: Callable[[], object]) -> None:
+    try:
+        call()
+    except ValueError:
+        pass
+
+
 def _diag() -> Diagnostic:
     return Diagnostic("t.sql", 1, 1, "FX01", "m")
 
 
 CASES: dict[str, Callable[[], object]] = {
+    # SET statements that flinkx test and deploy hand to Flink, and fixture column types
+    "set_pair: spaces inside the value": lambda: engine_settings.set_pair("SET a = x" + SPACES + "y"),
+    "set_pair: quoted key, spaces": lambda: engine_settings.set_pair("SET 'a' = 'x'" + SPACES + "y"),
+    "fixture type: spaces then junk": lambda: _raises(lambda: fixture_type("ROW<" + SPACES + "!")),
     # credential masking: a long key run, with and without a credential word, dotted, quoted
     "mask_text: key run": lambda: credentials.mask_text("password" + RUN),
     "mask_text: dotted run": lambda: credentials.mask_text("password" + "x.y." * (N // 4)),
