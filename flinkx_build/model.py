@@ -1,11 +1,14 @@
 """The workspace model that every stage reads: plain dataclasses, no I/O."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from pathlib import Path
 
 from flinkx_build.engines import ENGINES as ENGINE_TABLE
+from flinkx_build.errors import Diagnostic
 
 ENGINES = tuple(ENGINE_TABLE)  # the names; what each accepts is in flinkx_build/engines.py
 MODES = ("stream", "batch")
@@ -126,6 +129,18 @@ class LintConfig:
     rules: dict[str, bool] = field(default_factory=dict)  # code -> enabled
     severities: dict[str, str] = field(default_factory=dict)  # code -> error|warning
     reserved_word_warnings: bool = False  # FX01 also reports words Flink accepts unquoted
+
+    def apply(self, diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """The findings as the workspace's `lint:` settings make them: codes turned off dropped,
+        severities changed. lint, build, the language server and pre-commit all pass their
+        findings through here, so one workspace gets one verdict."""
+        out = []
+        for diag in diags:
+            if self.rules.get(diag.code, True) is False:
+                continue
+            severity = self.severities.get(diag.code)
+            out.append(replace(diag, severity=severity) if severity and severity != diag.severity else diag)
+        return out
 
 
 @dataclass

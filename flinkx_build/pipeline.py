@@ -34,6 +34,7 @@ from flinkx_build.frontend.worker import parse_text as _parse_text
 from flinkx_build.load.workspace import load_workspace
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
+from flinkx_build.noqa import suppressed
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.task import resolve_task
 from flinkx_build.semantic import analyze
@@ -247,7 +248,12 @@ class Session:
     def _usable_summary(self, task: Task, compile: bool) -> TaskSummary | None:
         """A summary this session or the cache has that serves `summary(task, compile)`."""
         found = self.cached_summary(task, compiled=compile)
-        return found if found is not None and (found.compiled is not None or not compile or not found.ok) else None
+        return found if found is not None and (found.compiled is not None or not compile or self._blocks_compile(task, found.diagnostics)) else None
+
+    def _blocks_compile(self, task: Task, diags: list[Diagnostic]) -> bool:
+        """An error is left once the workspace's `lint:` settings and the task's `-- noqa` have had
+        their say: the verdict build reports, so a code turned off compiles as lint says it may."""
+        return any(d.is_error and not suppressed(task.text, d) for d in self.workspace.config.lint.apply(diags))
 
     def summaries(self, tasks: list[Task], compile: bool = True) -> list[TaskSummary]:
         """`summary()` of each of `tasks`; those the caches lack are made on every core first (a
@@ -274,7 +280,7 @@ class Session:
                 self.summary_cache.put(self.summary_cache.without_sql(key), made)
             self._lite[task.key] = made
             return made
-        made = summarize(rt, self.compiled(task).text if rt.ok else None, settings)
+        made = summarize(rt, None if self._blocks_compile(task, rt.diagnostics) else self.compiled(task).text, settings)
         if self.summary_cache is not None:
             self.summary_cache.put(key, made)
         self._summaries[task.key] = made

@@ -24,7 +24,10 @@ def corpus_ws(tmp_path_factory):
     root = tmp_path_factory.mktemp("corpus")
     tasks = root / "ws" / "projects" / "cookbook" / "tasks"
     tasks.mkdir(parents=True)
-    (root / "ws" / "flinkx.yaml").write_text("engine: flink\n")
+    # The cookbook's demos write their databases' passwords literally. FX480 reports that as a
+    # policy of flinkx's (declare a secret), not as something Flink rejects, so this workspace turns
+    # it off as a team would; test_literal_passwords_are_reported checks it still fires here.
+    (root / "ws" / "flinkx.yaml").write_text("engine: flink\nlint:\n  FX480: off\n")
     for sql in sorted(COOKBOOK.glob("*.sql")):
         if sql.name != LOADS_CODE:
             shutil.copy(sql, tasks / sql.name)
@@ -42,6 +45,19 @@ def test_lint_and_build_are_clean(corpus_ws):
     build = flinkx(corpus_ws, "build", "ws")
     assert build.returncode == 0, build.stderr
     assert len(list((corpus_ws / "ws" / "build" / "cookbook").glob("*.sql"))) == len(list(COOKBOOK.glob("*.sql"))) - 1
+
+
+def test_literal_passwords_are_reported(tmp_path):
+    """FX480 sees a literal credential in a task-local CREATE TABLE of real SQL (issue 26, item 7)."""
+    name = "aggregations-and-analytics__09_cdc_materialized_view.sql"
+    tasks = tmp_path / "ws" / "projects" / "cookbook" / "tasks"
+    tasks.mkdir(parents=True)
+    (tmp_path / "ws" / "flinkx.yaml").write_text("engine: flink\n")
+    shutil.copy(COOKBOOK / name, tasks / name)
+    lint = flinkx(tmp_path, "lint", "ws")
+    assert lint.returncode == 1
+    assert [line.split(" ", 2)[:2] for line in lint.stdout.splitlines()] == [[f"ws/projects/cookbook/tasks/{name}:19:16:", "FX480"]]
+    assert "'postgres'" not in lint.stdout
 
 
 def test_the_python_udf_is_the_one_refusal(tmp_path):

@@ -59,7 +59,9 @@ def compile_workspace(session: Session, projects: list[str], progress: Progress 
     # a chain of tasks that feeds back into itself cannot be deployed in order
     graph = graph_parts(session.workspace, summaries)
     diags.extend(cycle_findings(graph, session.cache.root))
+    diags.extend(workspace_findings(session.workspace, summaries, whole=not projects))
+    # the workspace's `lint:` settings and `-- noqa` as lint applies them: one verdict for lint,
+    # build --check and pre-commit (a code turned off in flinkx.yaml no longer fails only the build)
     texts = {t.display_path: t.text for t in tasks}
-    found = workspace_findings(session.workspace, summaries, whole=not projects)
-    diags.extend(d for d in found if not suppressed(texts.get(d.path, ""), d))  # `-- noqa: FX470` as in lint
+    diags = [d for d in session.workspace.config.lint.apply(diags) if not suppressed(texts.get(d.path, ""), d)]
     return WorkspaceBuild(outputs, summaries, diags, graph)

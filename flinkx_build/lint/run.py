@@ -88,7 +88,7 @@ def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags:
     # the build reports some rule problems too (FX03): keep one line per place and code
     seen = {(d.line, d.col, d.code) for d in diags}
     diags.extend(d for d in resolved.diagnostics if (d.line, d.col, d.code) not in seen)
-    diags = [d for d in _configured(diags, lint_cfg) if not suppressed(task.text, d) and codes.keeps(d.code)]
+    diags = [d for d in lint_cfg.apply(diags) if not suppressed(task.text, d) and codes.keeps(d.code)]
     fixed_text = None
     if edits:
         fixed_text = task.text
@@ -96,18 +96,6 @@ def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags:
             fixed_text = fixed_text[:start] + text + fixed_text[end:]
     repaired = [d for d in diags if d.fixable and d.code in rules] if fixed_text is not None else []
     return TaskLint(diags, fixed_text, repaired)
-
-
-def _configured(diags: list[Diagnostic], lint_cfg: LintConfig) -> list[Diagnostic]:
-    out = []
-    for diag in diags:
-        if lint_cfg.rules.get(diag.code, True) is False:
-            continue
-        severity = lint_cfg.severities.get(diag.code)
-        if severity and severity != diag.severity:
-            diag = replace(diag, severity=severity)
-        out.append(diag)
-    return out
 
 
 def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set[str]]:
@@ -132,7 +120,7 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
     """The findings, and (with `fix`) the files the safe fixes would change; writes nothing."""
     tasks, yaml_paths = select_targets(session, files)
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
-    diags = [d for d in _configured(diags, session.workspace.config.lint) if codes.keeps(d.code)]
+    diags = [d for d in session.workspace.config.lint.apply(diags) if codes.keeps(d.code)]
     diags, fixes = _yaml_fixes(diags, fix)
     progress.phase("linting", len(tasks))
     done = {} if fix else rule_passes_in_parallel(session, tasks, codes, on_done=lambda task: progress.advance(task.key))
@@ -148,7 +136,7 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
         found = workspace_findings(session.workspace, [session.summary(t, compile=False) for t in tasks], whole=True,
                                    opt_in=wanted_opt_in(lint_cfg.rules, codes.select))
         texts = {t.display_path: t.text for t in tasks}
-        diags.extend(d for d in _configured(found, lint_cfg) if codes.keeps(d.code) and not suppressed(texts.get(d.path, ""), d))
+        diags.extend(d for d in lint_cfg.apply(found) if codes.keeps(d.code) and not suppressed(texts.get(d.path, ""), d))
     return sorted(set(diags)), fixes
 
 

@@ -22,7 +22,6 @@ from flinkx_build.errors import UsageError
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import sha256
-from flinkx_build.lint.run import _configured
 from flinkx_build.lint.run import lint_task
 from flinkx_build.lint.run import lint_workspace
 from flinkx_build.load.tables import load_function
@@ -180,7 +179,7 @@ def _unsaved_yaml(session: Session, path: Path, shown: str, text: str) -> list[D
                     diags = [replace(d, code="FX100") for d in diags]
     except OSError:
         return []
-    return [d for d in _configured(diags, ws.config.lint) if d.path == shown]
+    return [d for d in ws.config.lint.apply(diags) if d.path == shown]
 
 
 @contextmanager
