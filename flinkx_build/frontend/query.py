@@ -119,10 +119,38 @@ class _Reader:
                 first = False
             elif part.is_type("join_clause"):
                 query.sources.append(self._join(part))
-            elif part.is_type("bracketed"):  # (a JOIN b) as one FROM item
-                for inner in part.recursive_crawl("from_expression"):
-                    self._from_expression(inner, query, first=not query.sources)
-                    break
+            elif part.is_type("bracketed"):  # (a JOIN b) as one FROM item, or `FROM (VALUES ...)`
+                inner = next(part.recursive_crawl("from_expression"), None)
+                if inner is None:  # the item alone in brackets: read as one FROM item
+                    inner = part
+                self._from_expression(inner, query, first=not query.sources)
+            elif part.is_type("match_recognize_clause") and query.sources:
+                self._match_recognize(part, query.sources[-1])
+            elif part.is_type("alias_expression") and query.sources:  # `MATCH_RECOGNIZE (...) AS T`
+                query.sources[-1].alias = _alias_name(part)
+
+    def _match_recognize(self, clause: BaseSegment, source: ir.Source) -> None:
+        """MATCH_RECOGNIZE turns its input into a new row: the PARTITION BY columns and the MEASURES
+        (ONE ROW PER MATCH, the default), or every input column and the MEASURES (ALL ROWS PER MATCH)."""
+        body = next((c for c in code(clause) if c.is_type("bracketed")), None)
+        if body is None:
+            source.kind = "opaque"
+            return
+        parts = code(body)
+        words = [c.raw.upper() for c in parts if c.is_type("keyword")]
+        partition = next((c for c in parts if c.is_type("partitionby_clause")), None)
+        source.match_partition = [] if partition is None else [
+            identifier_text(list(ref.recursive_crawl(*_IDENTIFIERS))[-1]) for ref in partition.recursive_crawl("column_reference")]
+        measures: list[str] = []
+        in_measures = False
+        for part in parts:
+            if part.is_type("keyword"):
+                in_measures = part.raw.upper() == "MEASURES"
+            elif in_measures and part.is_type("alias_expression"):
+                measures.append(_alias_name(part))
+        source.match_measures = measures
+        source.match_all_rows = "ALL" in words
+        source.kind = "match"
 
     def _join(self, seg: BaseSegment) -> ir.Source:
         words = [c.raw.upper() for c in code(seg) if c.is_type("keyword")]
@@ -144,6 +172,11 @@ class _Reader:
         parts = code(element)
         alias_seg = next((c for c in parts if c.is_type("alias_expression")), None)
         table_expr = next((c for c in parts if c.is_type("table_expression")), None)
+        bracket = next((c for c in parts if c.is_type("bracketed")), None)
+        while table_expr is None and bracket is not None:  # `(VALUES ...) AS t (a, b)`
+            inner = code(bracket)
+            table_expr = next((c for c in inner if c.is_type("table_expression")), None)
+            bracket = next((c for c in inner if c.is_type("bracketed")), None)
         source = ir.Source("opaque", pos=pos)
         if table_expr is not None:
             source = self._table_expression(table_expr, pos)
@@ -226,6 +259,15 @@ class _Reader:
                     if decl.name.lower() == names[-1].lower():
                         decl.rowtime = True
                 i += 2
+            elif seg.is_type(*_IDENTIFIERS) and i + 1 < len(items) and items[i + 1].is_type("data_type"):
+                # `name TYPE METADATA [FROM 'key'] [VIRTUAL]`: the grammar leaves it unwrapped
+                end = next((j for j in range(i + 2, len(items)) if items[j].is_type("comma")), len(items))
+                words = {c.raw.upper() for c in items[i + 2:end] if c.is_type("keyword")}
+                decl = ir.ColumnDecl(identifier_text(seg), " ".join(items[i + 1].raw.split()), pos=self.expressions.pos(seg))
+                if "METADATA" in words:
+                    decl.kind, decl.virtual = "metadata", "VIRTUAL" in words
+                self.out.create_columns.append(decl)
+                i = end - 1
             elif seg.is_type(*_IDENTIFIERS) and i + 2 < len(items) and items[i + 1].raw.upper() == "AS":
                 expr = self.expressions.read(items[i + 2])
                 self.out.create_columns.append(ir.ColumnDecl(identifier_text(seg), kind="computed", expr=expr, virtual=True, pos=self.expressions.pos(seg)))

@@ -65,7 +65,7 @@ class SelectItem:
 class Source:
     """One item of a FROM clause (a join's right side included)."""
 
-    kind: str  # table | query | window | unnest | lateral | opaque
+    kind: str  # table | query | window | unnest | lateral | match | opaque
     alias: str = ""
     column_aliases: list[str] = field(default_factory=list)  # AS t (a, b)
     table_ref: int = -1  # index into ParsedStatement.tables (kind table, and the window's input)
@@ -79,6 +79,10 @@ class Source:
     on: Expr | None = None
     using: list[str] = field(default_factory=list)
     lookup: bool = False  # FOR SYSTEM_TIME AS OF
+    # kind match (`t MATCH_RECOGNIZE (...)`): table_ref/query is the input; the output's columns
+    match_partition: list[str] = field(default_factory=list)
+    match_measures: list[str] = field(default_factory=list)
+    match_all_rows: bool = False
     pos: Pos | None = None
 
 

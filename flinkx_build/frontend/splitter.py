@@ -58,7 +58,7 @@ def strip_comments(text: str) -> str:
 
 
 def _comment_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of `--` and `/* */` comments; hints (`/*+ */`) are not comments here."""
+    """Spans of `--`, `//` and `/* */` comments; hints (`/*+ */`) are not comments here."""
     return [(a, b) for kind, a, b in _scan(text) if kind == "comment" and not text.startswith("/*+", a)]
 
 
@@ -66,15 +66,15 @@ def _scan(text: str):
     """Yield ("comment" | "semicolon", start, end) outside quotes, in order.
 
     The one lexical walk of the splitter: quotes ('...', `...`, "..." with
-    doubled-quote escapes; as in Flink, a backslash escapes nothing), `--` line comments
-    and `/* */` block comments.
+    doubled-quote escapes; as in Flink, a backslash escapes nothing), `--` and `//` line
+    comments (Calcite's lexer takes both) and `/* */` block comments.
     """
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
         if ch in "'`\"":
             i = _skip_quoted(text, i)
-        elif text.startswith("--", i):
+        elif text.startswith("--", i) or text.startswith("//", i):
             end = text.find("\n", i)
             end = n if end < 0 else end
             yield "comment", i, end

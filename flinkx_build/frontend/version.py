@@ -18,7 +18,8 @@ def _frontend_version() -> str:
     folder = Path(__file__).parent
     digest = hashlib.sha256()
     for name in ("dialect.py", "extract.py", "hints.py", "splitter.py", "statements.py", "parse.py", "template.py",
-                 "positions.py", "query_ir.py", "query.py", "expressions.py", "dialect_flink120.py", "reserved_stop.py"):
+                 "positions.py", "query_ir.py", "query.py", "expressions.py", "dialect_flink120.py", "reserved_stop.py",
+                 "dialect_real_sql.py"):
         digest.update((folder / name).read_bytes())
     return digest.hexdigest()[:16]
 

@@ -4,7 +4,7 @@ Scopes follow Calcite's rules as Flink uses them: a qualified reference names
 a FROM item by alias (or by table name when it has none); an unqualified one
 must match exactly one column of the FROM items, else of an enclosing query.
 Wherever a source's columns are not known (a table function without column
-aliases, a catalog table, MATCH_RECOGNIZE) the scope stops judging
+aliases, a catalog table) the scope stops judging
 unqualified names: an unknown is never reported as an error.
 """
 from __future__ import annotations
@@ -262,13 +262,15 @@ class _StatementAnalyzer:
 
     def _expand(self, sources: list[ScopeSource], qualifier: str) -> list[SourceColumn] | None:
         chosen = [s for s in sources if not qualifier or s.alias.lower() == qualifier.lower()]
-        if any(s.columns is None for s in chosen) or (qualifier and not chosen):
+        if any(s.columns is None for s in chosen) or not chosen:  # no FROM item read: not zero columns
             return None
         return [c for s in chosen for c in (s.columns or [])]
 
     def _scope_source(self, index: int, source: ir.Source) -> ScopeSource:
         kind, key, columns = "opaque", "", None
         alias = source.alias
+        if source.kind == "match":
+            return ScopeSource(alias, "match", self._match_columns(index, source), "", source.pos)
         if source.kind in ("table", "window") and source.table_ref >= 0:
             ref, bound = self.stmt.tables[source.table_ref], self.rs.tables[source.table_ref]
             alias = alias or ref.name
@@ -298,6 +300,25 @@ class _StatementAnalyzer:
         if columns is not None and source.column_aliases and source.kind not in ("unnest", "lateral"):
             columns = [SourceColumn(n, c.type, c.inputs) for n, c in zip(source.column_aliases, columns)]
         return ScopeSource(alias, kind, columns, key, source.pos)
+
+    def _match_columns(self, index: int, source: ir.Source) -> list[SourceColumn] | None:
+        """A MATCH_RECOGNIZE's row: its PARTITION BY columns (or, ALL ROWS PER MATCH, every input
+        column) then its MEASURES, whose types are not modelled."""
+        columns: list[SourceColumn] | None = None
+        if source.table_ref >= 0:
+            ref, bound = self.stmt.tables[source.table_ref], self.rs.tables[source.table_ref]
+            columns = self._table_columns(index, bound, ref.name)[2]
+        elif source.query >= 0:
+            columns = self.query_output(source.query)
+        if columns is None:
+            return None
+        if not source.match_all_rows:
+            by_name = {c.name.lower(): c for c in columns}
+            kept = [by_name.get(name.lower()) for name in source.match_partition]
+            if any(c is None for c in kept):
+                return None
+            columns = [c for c in kept if c is not None]
+        return [*columns, *(SourceColumn(name, None) for name in source.match_measures)]
 
     def _table_columns(self, index: int, bound, name: str):
         if bound.kind == "meta" and bound.definition is not None:

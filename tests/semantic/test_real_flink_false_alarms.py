@@ -1,0 +1,146 @@
+"""Issue 28: shapes of real-world Flink SQL that Flink 1.20 accepts and `flinkx lint` flagged.
+
+Each task is linted as part of a real workspace and must be clean; next to it a true positive
+of the same shape must still fire, so a test cannot pass by switching a check off. The
+`flink`-marked test has Flink's planner accept the clean tasks as built (the oracle).
+"""
+from __future__ import annotations
+
+import pytest
+
+from flinkx_build.validate.engine import flink_available
+
+TICKER = """\
+name: ticker
+type: datagen
+kind: stream
+columns:
+  - {name: symbol, type: STRING}
+  - {name: price, type: BIGINT}
+  - {name: rowtime, type: "TIMESTAMP(3)"}
+with: {connector: datagen}
+"""
+
+# before: FX410 "writes 0 columns" (a lone `(VALUES ...)` was no FROM item at all)
+VALUES_TASK = """\
+CREATE TEMPORARY TABLE pairs (a INT, b STRING) WITH ('connector' = 'blackhole');
+INSERT INTO pairs SELECT * FROM (VALUES (1, 'x'), (2, 'y'));
+INSERT INTO pairs SELECT * FROM (VALUES (1, 'x'), (2, 'y')) AS t (a, b);
+INSERT INTO pairs SELECT a, b FROM (VALUES (1, 'x')) AS t (a, b) WHERE a > 0;
+"""
+VALUES_WRONG = "INSERT INTO pairs SELECT a, b FROM (VALUES (1, 'x')) AS t (a, b) WHERE c > 0;\n"
+
+# before: FX410 "writes 1 columns" and FX401 on each metadata column; in Flink 1.20 `*` has
+# every metadata column, VIRTUAL ones included (planner-checked: docs/decisions.md)
+METADATA_TASK = """\
+CREATE TEMPORARY TABLE events (
+  id INT,
+  ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
+  part INT METADATA FROM 'partition',
+  `offset` BIGINT METADATA VIRTUAL
+) WITH ('connector' = 'datagen');
+CREATE TEMPORARY TABLE events_out (id INT, ts TIMESTAMP_LTZ(3), part INT, o BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO events_out SELECT * FROM events;
+INSERT INTO events_out SELECT id, ts, part, `offset` FROM events;
+"""
+METADATA_WRONG = "INSERT INTO events_out SELECT id, ts, part, `offset` FROM events WHERE nope > 0;\n"
+
+# before: FX411 (the star read as ticker's columns) and FX403 on `T` (Flink's own docs' form)
+MATCH_TASK = """\
+SET ticker.`watermark` = 'WATERMARK FOR rowtime AS rowtime - INTERVAL ''1'' SECOND';
+CREATE TEMPORARY TABLE dips (symbol STRING, start_tstamp TIMESTAMP(3), end_tstamp TIMESTAMP(3)) WITH ('connector' = 'blackhole');
+INSERT INTO dips
+SELECT * FROM ticker
+MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY rowtime
+  MEASURES START_ROW.rowtime AS start_tstamp, LAST(PRICE_UP.rowtime) AS end_tstamp
+  ONE ROW PER MATCH
+  AFTER MATCH SKIP TO LAST PRICE_UP
+  PATTERN (START_ROW PRICE_DOWN+ PRICE_UP)
+  DEFINE PRICE_DOWN AS PRICE_DOWN.price < START_ROW.price, PRICE_UP AS PRICE_UP.price > START_ROW.price
+) MR;
+INSERT INTO dips
+SELECT T.symbol, T.start_tstamp, end_tstamp FROM ticker
+MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY rowtime
+  MEASURES A.rowtime AS start_tstamp, B.rowtime AS end_tstamp
+  PATTERN (A B)
+  DEFINE B AS B.price > A.price
+) AS T;
+"""
+# ONE ROW PER MATCH keeps only the PARTITION BY columns and the measures: `price` is gone
+MATCH_WRONG = MATCH_TASK.split("INSERT INTO dips\n", 2)[2].replace("end_tstamp FROM", "price FROM")
+
+# before: FX120 at `//`; Calcite's lexer reads `//` to the end of the line as a comment, quotes
+# and `;` inside it included (the splitter must not end the statement there)
+COMMENT_TASK = """\
+CREATE TEMPORARY TABLE prices (price BIGINT) WITH ('connector' = 'blackhole'); // don't; not a statement
+INSERT INTO prices
+SELECT price // it's the price; still one statement
+FROM ticker
+WHERE symbol <> 'http://not-a-comment';
+"""
+COMMENT_WRONG = "INSERT INTO prices SELECT nope // unknown\nFROM ticker;\n"
+
+# before: FX120; Calcite allows blanks around the dot of a compound identifier
+DOT_GAP_TASK = """\
+CREATE TEMPORARY TABLE quotes (symbol STRING, price BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO quotes SELECT c. symbol, c .price FROM ticker AS c;
+"""
+DOT_GAP_WRONG = "INSERT INTO quotes SELECT c. symbol, c .nope FROM ticker AS c;\n"
+
+# before: FX01 on `default`; Flink's SQL-client SET takes the value as text
+DIALECT_TASK = """\
+SET table.sql-dialect=default;
+CREATE TEMPORARY TABLE buyers (`user` STRING) WITH ('connector' = 'blackhole');
+INSERT INTO buyers SELECT symbol FROM ticker;
+"""
+DIALECT_WRONG = "INSERT INTO buyers SELECT symbol AS user FROM ticker;\n"
+
+TASKS = {"values": VALUES_TASK, "metadata": METADATA_TASK, "match": MATCH_TASK, "comment": COMMENT_TASK,
+         "dot_gap": DOT_GAP_TASK, "dialect": DIALECT_TASK}
+WRONG = {
+    "comment": (COMMENT_WRONG, "FX401 unknown column 'nope'"),
+    "dot_gap": (DOT_GAP_WRONG, "FX401 unknown column 'c.nope' in c"),
+    "dialect": (DIALECT_WRONG, "FX01 Reserved word 'user'"),
+    "values": (VALUES_WRONG, "FX401 unknown column 'c'"),
+    "metadata": (METADATA_WRONG, "FX401 unknown column 'nope'"),
+    "match": ("INSERT INTO dips\n" + MATCH_WRONG, "FX401 unknown column 'price'"),
+}
+
+
+@pytest.fixture
+def workspace(make_workspace):
+    files = {"projects/p/project.yaml": "name: p\n", "projects/p/tables/ticker.yaml": TICKER}
+    files.update({f"projects/p/tasks/{name}.sql": sql for name, sql in TASKS.items()})
+    return make_workspace(files)
+
+
+def _findings(result) -> list[str]:
+    return [line for line in result.lines if " FX" in line]
+
+
+@pytest.mark.parametrize("name", list(TASKS))
+def test_flink_accepted_shape_lints_clean(workspace, cli, name):
+    for other in TASKS:
+        if other != name:
+            (workspace / f"projects/p/tasks/{other}.sql").unlink()
+    linted = cli("lint", cwd=workspace)
+    assert (linted.exit_code, _findings(linted)) == (0, [])
+
+
+@pytest.mark.parametrize("name", list(WRONG))
+def test_the_true_positive_next_to_it_still_fires(workspace, cli, name):
+    wrong, finding = WRONG[name]
+    path = workspace / f"projects/p/tasks/{name}.sql"
+    path.write_text(path.read_text() + wrong)
+    linted = cli("lint", cwd=workspace)
+    assert linted.exit_code == 1
+    assert [line for line in _findings(linted) if f"/{name}.sql:" in line and finding in line], linted.lines
+
+
+@pytest.mark.flink
+@pytest.mark.skipif(flink_available() is not None, reason=f"Flink validation unavailable: {flink_available()}")
+def test_flink_accepts_the_clean_tasks(workspace, cli):
+    validated = cli("validate", cwd=workspace)
+    assert validated.exit_code == 0, validated.lines
