@@ -144,3 +144,27 @@ def test_the_true_positive_next_to_it_still_fires(workspace, cli, name):
 def test_flink_accepts_the_clean_tasks(workspace, cli):
     validated = cli("validate", cwd=workspace)
     assert validated.exit_code == 0, validated.lines
+
+
+# Values the compiler would change silently: `"5"` compiled to `'"5"'`, and Flink's parser rejects
+# a double-quoted hint value (was FX152 "unexpected '"10'", with nothing `flinkx fix` could do).
+QUOTES_TASK = """\
+SET ticker.`rows-per-second` = "5";
+CREATE TEMPORARY TABLE prices (price BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO prices SELECT price FROM ticker /*+ OPTIONS('rows-per-second'="10", 'fields.price.min'='1') */;
+"""
+
+
+def test_double_quoted_set_and_hint_values_are_fx02_with_a_fix(make_workspace, cli):
+    files = {"projects/p/project.yaml": "name: p\n", "projects/p/tables/ticker.yaml": TICKER,
+             "projects/p/tasks/quotes.sql": QUOTES_TASK}
+    workspace = make_workspace(files)
+    linted = cli("lint", cwd=workspace)
+    assert _findings(linted) == [
+        "projects/p/tasks/quotes.sql:1:32: FX02 SET value \"5\" must be a single-quoted string: '5'.",
+        "projects/p/tasks/quotes.sql:3:75: FX02 hint value \"10\" must be a single-quoted string: '10'.",
+    ]
+    assert cli("fix", cwd=workspace).exit_code == 0
+    fixed = (workspace / "projects/p/tasks/quotes.sql").read_text()
+    assert fixed == QUOTES_TASK.replace('"5"', "'5'").replace('"10"', "'10'")
+    assert _findings(cli("lint", cwd=workspace)) == []
