@@ -240,7 +240,11 @@ class _Reader:
 
     # -- DDL ------------------------------------------------------------------------------
     def create_table(self, body: BaseSegment) -> None:
-        columns = next((c for c in code(body) if c.is_type("bracketed")), None)
+        parts = code(body)
+        name_at = next((i for i, c in enumerate(parts) if c.is_type("table_reference")), -1)
+        # the column list follows the name; `CREATE TABLE t WITH (...) AS SELECT` has none
+        after_name = parts[name_at + 1] if 0 <= name_at < len(parts) - 1 else None
+        columns = after_name if after_name is not None and after_name.is_type("bracketed") else None
         words = {c.raw.upper() for c in code(body) if c.is_type("keyword")}
         if columns is None or "LIKE" in words:
             self.out.create_opaque = True

@@ -130,6 +130,8 @@ class _StatementAnalyzer:
                 items = self.sq.queries[sq.root].items
                 positions = [i.pos for i in items] if len(items) == len(outputs) else [None] * len(outputs)
                 self.model.outputs = [OutputColumn(c.name, c.type, c.inputs, p) for c, p in zip(outputs, positions)]
+        if self.stmt.kind == "create_table" and self.stmt.defines and sq.root >= 0 and not sq.create_columns:
+            self._ctas_columns()
         if self.stmt.kind == "create_view" and self.stmt.defines:
             outputs = self.outputs.get(sq.root)
             if outputs is not None and sq.view_columns:
@@ -152,6 +154,18 @@ class _StatementAnalyzer:
         if not sq.create_opaque:
             self.task.task_sinks[self.stmt.defines.lower()] = [
                 (c.name, t.type) for c, t in zip(sq.create_columns, columns) if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
+
+    def _ctas_columns(self) -> None:
+        """`CREATE TABLE t WITH (...) AS SELECT ...`: the table's columns are the query's."""
+        outputs = self.outputs.get(self.sq.root)
+        name = self.stmt.defines.lower()
+        if outputs is None:
+            self.task.task_tables[name] = None
+            return
+        key = task_table_key(self.task.resolved.task.key, self.stmt.defines)
+        self.task.task_tables[name] = [
+            SourceColumn(c.name, c.type, frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)})) for c in outputs]
+        self.task.task_sinks[name] = [(c.name, c.type) for c in outputs]
 
     def _sink(self) -> None:
         ref_index = next((i for i, t in enumerate(self.stmt.tables) if t.role == "write" and not t.in_hint), -1)

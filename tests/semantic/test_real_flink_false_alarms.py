@@ -97,9 +97,18 @@ INSERT INTO buyers SELECT symbol FROM ticker;
 """
 DIALECT_WRONG = "INSERT INTO buyers SELECT symbol AS user FROM ticker;\n"
 
+# before: FX401 on `cost`; the WITH bracket was read as the column list (of none)
+CTAS_TASK = """\
+CREATE TABLE made WITH ('connector' = 'blackhole') AS SELECT symbol, price AS cost FROM ticker;
+CREATE TEMPORARY TABLE costs (cost BIGINT) WITH ('connector' = 'blackhole');
+INSERT INTO costs SELECT cost FROM made;
+"""
+CTAS_WRONG = "INSERT INTO costs SELECT price FROM made;\n"
+
 TASKS = {"values": VALUES_TASK, "metadata": METADATA_TASK, "match": MATCH_TASK, "comment": COMMENT_TASK,
-         "dot_gap": DOT_GAP_TASK, "dialect": DIALECT_TASK}
+         "dot_gap": DOT_GAP_TASK, "dialect": DIALECT_TASK, "ctas": CTAS_TASK}
 WRONG = {
+    "ctas": (CTAS_WRONG, "FX401 unknown column 'price'"),
     "comment": (COMMENT_WRONG, "FX401 unknown column 'nope'"),
     "dot_gap": (DOT_GAP_WRONG, "FX401 unknown column 'c.nope' in c"),
     "dialect": (DIALECT_WRONG, "FX01 Reserved word 'user'"),
