@@ -278,6 +278,19 @@ class _Reader:
                 i += 2
             i += 1
 
+    def alter_table(self, body: BaseSegment) -> None:
+        """`ALTER TABLE t RENAME TO u` and `ALTER TABLE t ADD c TYPE`: what the later statements see."""
+        parts = code(body)
+        refs = [c for c in parts if c.is_type("table_reference")]
+        if not refs:
+            return
+        self.out.altered = identifier_text([s for s in refs[0].segments if s.is_type(*_IDENTIFIERS)][-1])
+        words = [c.raw.upper() for c in parts if c.is_type("keyword")]
+        if "RENAME" in words and len(refs) == 2:
+            self.out.renamed_to = identifier_text([s for s in refs[1].segments if s.is_type(*_IDENTIFIERS)][-1])
+        if "ADD" in words:
+            self.out.added_columns = [self._column_definition(c) for c in parts if c.is_type("column_definition")]
+
     def _column_definition(self, seg: BaseSegment) -> ir.ColumnDecl:
         parts = code(seg)
         name = identifier_text(parts[0]) if parts else ""
@@ -307,6 +320,9 @@ def extract_query(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> ir.
         if columns is not None and not any(c.is_type(*_QUERY_TYPES) for c in code(columns)):
             reader.out.insert_columns = [identifier_text(s) for s in columns.recursive_crawl(*_IDENTIFIERS)]
         query = next((c for c in code(body) if c.is_type(*_QUERY_TYPES) or (c.is_type("bracketed") and c is not columns)), None)
+    elif body.is_type("alter_table_statement"):
+        reader.alter_table(body)
+        return reader.out
     elif stmt.kind == "create_view":
         columns = next((c for c in code(body) if c.is_type("bracketed") and not any(x.is_type(*_QUERY_TYPES) for x in code(c))), None)
         if columns is not None:

@@ -127,6 +127,9 @@ class StatementQuery:
     create_columns: list[ColumnDecl] = field(default_factory=list)
     create_opaque: bool = False  # CREATE TABLE ... LIKE, or columns the extraction could not read
     view_columns: list[str] = field(default_factory=list)  # CREATE VIEW v (a, b) AS
+    altered: str = ""  # ALTER TABLE t ...: t as written (its last part)
+    renamed_to: str = ""  # ALTER TABLE t RENAME TO u
+    added_columns: list[ColumnDecl] = field(default_factory=list)  # ALTER TABLE t ADD c TYPE
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -75,6 +75,8 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             rs.tables.append(_bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags))
         if stmt.kind in ("create_table", "create_view") and stmt.defines:
             local_tables.add(stmt.defines)
+        if stmt.query is not None and stmt.query.renamed_to:  # ALTER TABLE t RENAME TO u
+            local_tables.add(stmt.query.renamed_to)
         if stmt.kind == "create_function" and stmt.defines:
             local_functions.add(stmt.defines.lower())
         for fref in stmt.functions:

@@ -123,6 +123,8 @@ class _StatementAnalyzer:
             return self.model
         if self.stmt.kind == "create_table" and self.stmt.defines:
             self._create_table()
+        if sq.altered:
+            self._alter_table()
         if sq.root >= 0:
             self.model.changelog = query_mode(self, sq.root)
             outputs = self.query_output(sq.root)
@@ -154,6 +156,28 @@ class _StatementAnalyzer:
         if not sq.create_opaque:
             self.task.task_sinks[self.stmt.defines.lower()] = [
                 (c.name, t.type) for c, t in zip(sq.create_columns, columns) if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
+
+    def _alter_table(self) -> None:
+        """A task's own table altered: ADD appends its columns, RENAME TO moves them to the new name.
+        A meta table altered in a task is not followed (its columns stay the workspace's)."""
+        old = self.sq.altered.lower()
+        tables, sinks = self.task.task_tables, self.task.task_sinks
+        if old not in tables:
+            return
+        if self.sq.added_columns and tables[old] is not None:
+            key = task_table_key(self.task.resolved.task.key, self.sq.altered)
+            added = [SourceColumn(c.name, _declared_type(c), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
+                     for c in self.sq.added_columns]
+            tables[old] = [*tables[old], *added]
+            if old in sinks:
+                sinks[old] = [*sinks[old], *((c.name, c.type) for c in added)]
+        if self.sq.renamed_to:
+            new = self.sq.renamed_to.lower()
+            tables[new] = tables.pop(old)
+            if old in sinks:
+                sinks[new] = sinks.pop(old)
+            if old in self.task.task_modes:
+                self.task.task_modes[new] = self.task.task_modes.pop(old)
 
     def _ctas_columns(self) -> None:
         """`CREATE TABLE t WITH (...) AS SELECT ...`: the table's columns are the query's."""

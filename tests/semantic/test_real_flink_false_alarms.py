@@ -105,9 +105,20 @@ INSERT INTO costs SELECT cost FROM made;
 """
 CTAS_WRONG = "INSERT INTO costs SELECT price FROM made;\n"
 
+# before: FX130 "unknown table 'made2'" on each use, and `c` was not a column
+ALTER_TASK = """\
+CREATE TABLE made2 (a INT, b STRING) WITH ('connector' = 'datagen');
+ALTER TABLE made2 ADD c INT;
+ALTER TABLE made2 RENAME TO renamed;
+CREATE TEMPORARY TABLE ac (a INT, c INT) WITH ('connector' = 'blackhole');
+INSERT INTO ac SELECT a, c FROM renamed;
+"""
+ALTER_WRONG = "INSERT INTO ac SELECT a, nope FROM renamed;\n"
+
 TASKS = {"values": VALUES_TASK, "metadata": METADATA_TASK, "match": MATCH_TASK, "comment": COMMENT_TASK,
-         "dot_gap": DOT_GAP_TASK, "dialect": DIALECT_TASK, "ctas": CTAS_TASK}
+         "dot_gap": DOT_GAP_TASK, "dialect": DIALECT_TASK, "ctas": CTAS_TASK, "alter": ALTER_TASK}
 WRONG = {
+    "alter": (ALTER_WRONG, "FX401 unknown column 'nope'"),
     "ctas": (CTAS_WRONG, "FX401 unknown column 'price'"),
     "comment": (COMMENT_WRONG, "FX401 unknown column 'nope'"),
     "dot_gap": (DOT_GAP_WRONG, "FX401 unknown column 'c.nope' in c"),
