@@ -121,7 +121,7 @@ def _add_chunk(chunks: list[Chunk], text: str, start: int, end: int) -> None:
     # A comment on the line of the previous `;` belongs to the previous statement.
     if chunks:
         newline = text.find("\n", start, end)
-        if newline >= 0 and text[start:newline].strip().startswith("--"):
+        if newline >= 0 and text[start:newline].strip().startswith(("--", "//")):
             start = newline + 1
     body = text[start:end]
     code = strip_comments(body)
