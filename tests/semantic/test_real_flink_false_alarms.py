@@ -115,9 +115,26 @@ INSERT INTO ac SELECT a, c FROM renamed;
 """
 ALTER_WRONG = "INSERT INTO ac SELECT a, nope FROM renamed;\n"
 
+# before: FX120 on each catalog statement and FX131 "unknown project 'db1'": a database the task
+# creates or uses makes `db1.t` Flink's database.table, not Dataphin's project.table
+CATALOG_TASK = """\
+CREATE CATALOG c1 COMMENT 'in memory' WITH ('type' = 'generic_in_memory');
+DESCRIBE CATALOG c1;
+CREATE DATABASE c1.db1;
+ALTER DATABASE c1.db1 SET ('owner' = 'me');
+USE CATALOG c1;
+CREATE TABLE db1.t (a INT) WITH ('connector' = 'datagen');
+CREATE TEMPORARY TABLE a_out (a INT) WITH ('connector' = 'blackhole');
+INSERT INTO a_out SELECT a FROM db1.t;
+DROP CATALOG IF EXISTS c2;
+"""
+CATALOG_WRONG = "INSERT INTO a_out SELECT nope FROM db1.t;\nINSERT INTO a_out SELECT a FROM db2.t;\n"
+
 TASKS = {"values": VALUES_TASK, "metadata": METADATA_TASK, "match": MATCH_TASK, "comment": COMMENT_TASK,
-         "dot_gap": DOT_GAP_TASK, "dialect": DIALECT_TASK, "ctas": CTAS_TASK, "alter": ALTER_TASK}
+         "dot_gap": DOT_GAP_TASK, "dialect": DIALECT_TASK, "ctas": CTAS_TASK, "alter": ALTER_TASK,
+         "catalog": CATALOG_TASK}
 WRONG = {
+    "catalog": (CATALOG_WRONG, "FX401 unknown column 'nope'"),
     "alter": (ALTER_WRONG, "FX401 unknown column 'nope'"),
     "ctas": (CTAS_WRONG, "FX401 unknown column 'price'"),
     "comment": (COMMENT_WRONG, "FX401 unknown column 'nope'"),
@@ -188,3 +205,9 @@ def test_double_quoted_set_and_hint_values_are_fx02_with_a_fix(make_workspace, c
     fixed = (workspace / "projects/p/tasks/quotes.sql").read_text()
     assert fixed == QUOTES_TASK.replace('"5"', "'5'").replace('"10"', "'10'")
     assert _findings(cli("lint", cwd=workspace)) == []
+
+
+def test_a_database_the_task_does_not_name_is_still_a_project(workspace, cli):
+    path = workspace / "projects/p/tasks/catalog.sql"
+    path.write_text(path.read_text() + CATALOG_WRONG)
+    assert [line for line in _findings(cli("lint", cwd=workspace)) if "FX131 unknown project 'db2'" in line]
