@@ -114,7 +114,34 @@ def split_statements(text: str) -> list[Chunk]:
             _add_chunk(chunks, text, start, at)
             start = at + 1
     _add_chunk(chunks, text, start, len(text))
-    return chunks
+    return _join_explained_sets(chunks, text)
+
+
+def _join_explained_sets(chunks: list[Chunk], text: str) -> list[Chunk]:
+    """`EXPLAIN [details] STATEMENT SET BEGIN INSERT ...; ...; END`: one statement to Flink's parser, so
+    one chunk here (it was a chunk that did not parse and an `END without BEGIN STATEMENT SET`)."""
+    next_end = [-1] * (len(chunks) + 1)  # the first `end` chunk at or after each index: one pass
+    for j in range(len(chunks) - 1, -1, -1):
+        next_end[j] = j if chunks[j].kind == "end" else next_end[j + 1]
+    out: list[Chunk] = []
+    i = 0
+    while i < len(chunks):
+        chunk = chunks[i]
+        end = next_end[i + 1]
+        if chunk.kind != "statement" or end < 0 or not _explains_a_set(chunk.text):
+            out.append(chunk)
+            i += 1
+            continue
+        last = chunks[end]
+        out.append(Chunk(text[chunk.offset : last.offset + len(last.text)], chunk.offset, chunk.line, chunk.col, "statement"))
+        i = end + 1
+    return out
+
+
+def _explains_a_set(text: str) -> bool:
+    words = strip_comments(text).upper().split()
+    run = ("STATEMENT", "SET", "BEGIN")
+    return words[:1] == ["EXPLAIN"] and any(tuple(words[i : i + 3]) == run for i in range(1, len(words) - 2))
 
 
 def _add_chunk(chunks: list[Chunk], text: str, start: int, end: int) -> None:
