@@ -211,3 +211,20 @@ def test_a_database_the_task_does_not_name_is_still_a_project(workspace, cli):
     path = workspace / "projects/p/tasks/catalog.sql"
     path.write_text(path.read_text() + CATALOG_WRONG)
     assert [line for line in _findings(cli("lint", cwd=workspace)) if "FX131 unknown project 'db2'" in line]
+
+
+@pytest.mark.flink
+def test_flink_parser_agrees_on_the_forms(flink):
+    accepted = [
+        "CREATE CATALOG IF NOT EXISTS c1 COMMENT 'x' WITH ('type' = 'generic_in_memory')",
+        "ALTER CATALOG c1 RESET ('k', 'j')",
+        "ALTER CATALOG c1 COMMENT 'new'",
+        "DESCRIBE CATALOG EXTENDED c1",
+        "ALTER DATABASE db1 SET ('k' = 'v')",
+        "EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END",
+        "SELECT 10 // 2 AS x\nFROM t",
+        "SET table.sql-dialect=default",
+    ]
+    assert [flink.parse_only(sql) for sql in accepted] == [None] * len(accepted)
+    # a double-quoted hint value is Flink's syntax error: FX02 (with its fix) is no false alarm
+    assert flink.parse_only("SELECT a FROM t /*+ OPTIONS('k'=\"v\") */") is not None
