@@ -14,6 +14,7 @@ from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
+from flinkx_build.semantic import task_tables
 from flinkx_build.semantic import types as ft
 from flinkx_build.semantic.changelog import query_mode
 from flinkx_build.semantic.functions import AGGREGATES
@@ -32,15 +33,11 @@ from flinkx_build.semantic.model import StatementModel
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.model import WindowUse
 from flinkx_build.semantic.model import compose
+from flinkx_build.semantic.task_tables import task_table_key
 
 WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
 COMPARISONS = ("=", "<>", "!=", "<", ">", "<=", ">=")
 _WINDOW_BOUND = ft.FlinkType("TIMESTAMP", (3,), False)
-
-
-def task_table_key(task: str, name: str) -> str:
-    """The dataset name of a table or view a task defines itself: `<project>/<task>#<name>`."""
-    return f"{task}#{name}"
 
 
 def table_columns(definition: TableDef, key: str) -> list[SourceColumn]:
@@ -52,17 +49,6 @@ def table_columns(definition: TableDef, key: str) -> list[SourceColumn]:
             typ = ft.FlinkType(typ.root, typ.params, typ.nullable, typ.text, "rowtime")
         out.append(SourceColumn(col.name, typ, frozenset({LineageInput(ColumnId(key, col.name), IDENTITY)})))
     return out
-
-
-def _declared_type(column: ir.ColumnDecl) -> ft.FlinkType | None:
-    """A column of a CREATE TABLE in the task: its type, a time attribute if it has a watermark."""
-    if column.kind == "computed":
-        is_proctime = column.expr is not None and column.expr.kind == ir.CALL and column.expr.text == "PROCTIME"
-        return call_type("PROCTIME", []) if is_proctime else None
-    typ = ft.parse_type(column.type_text)
-    if typ is not None and column.rowtime:
-        return ft.FlinkType(typ.root, typ.params, typ.nullable, typ.text, "rowtime")
-    return typ
 
 
 def _computed_type(expression: str) -> ft.FlinkType | None:
@@ -145,51 +131,14 @@ class _StatementAnalyzer:
         return self.model
 
     def _create_table(self) -> None:
-        sq = self.sq
-        if sq.create_opaque and not sq.create_columns:
-            self.task.task_tables[self.stmt.defines.lower()] = None
-            return
-        key = task_table_key(self.task.resolved.task.key, self.stmt.defines)
-        columns = [SourceColumn(c.name, _declared_type(c), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
-                   for c in sq.create_columns]
-        self.task.task_tables[self.stmt.defines.lower()] = None if sq.create_opaque else columns
-        if not sq.create_opaque:
-            self.task.task_sinks[self.stmt.defines.lower()] = [
-                (c.name, t.type) for c, t in zip(sq.create_columns, columns) if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
+        task_tables.create_table(self.task.task_tables, self.task.task_sinks, self.task.resolved.task.key, self.stmt.defines, self.sq)
 
     def _alter_table(self) -> None:
-        """A task's own table altered: ADD appends its columns, RENAME TO moves them to the new name.
-        A meta table altered in a task is not followed (its columns stay the workspace's)."""
-        old = self.sq.altered.lower()
-        tables, sinks = self.task.task_tables, self.task.task_sinks
-        if old not in tables:
-            return
-        if self.sq.added_columns and tables[old] is not None:
-            key = task_table_key(self.task.resolved.task.key, self.sq.altered)
-            added = [SourceColumn(c.name, _declared_type(c), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
-                     for c in self.sq.added_columns]
-            tables[old] = [*tables[old], *added]
-            if old in sinks:
-                sinks[old] = [*sinks[old], *((c.name, c.type) for c in added)]
-        if self.sq.renamed_to:
-            new = self.sq.renamed_to.lower()
-            tables[new] = tables.pop(old)
-            if old in sinks:
-                sinks[new] = sinks.pop(old)
-            if old in self.task.task_modes:
-                self.task.task_modes[new] = self.task.task_modes.pop(old)
+        task_tables.alter_table(self.task.task_tables, self.task.task_sinks, self.task.task_modes, self.task.resolved.task.key, self.sq)
 
     def _ctas_columns(self) -> None:
-        """`CREATE TABLE t WITH (...) AS SELECT ...`: the table's columns are the query's."""
-        outputs = self.outputs.get(self.sq.root)
-        name = self.stmt.defines.lower()
-        if outputs is None:
-            self.task.task_tables[name] = None
-            return
-        key = task_table_key(self.task.resolved.task.key, self.stmt.defines)
-        self.task.task_tables[name] = [
-            SourceColumn(c.name, c.type, frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)})) for c in outputs]
-        self.task.task_sinks[name] = [(c.name, c.type) for c in outputs]
+        task_tables.create_table_as(self.task.task_tables, self.task.task_sinks, self.task.resolved.task.key, self.stmt.defines,
+                                    self.outputs.get(self.sq.root))
 
     def _sink(self) -> None:
         ref_index = next((i for i, t in enumerate(self.stmt.tables) if t.role == "write" and not t.in_hint), -1)
