@@ -80,8 +80,9 @@ class Rule_FX02(BaseRule):
     strings, back-quoted or bare keys (legacy Blink ``type = 'datagen'``,
     ``bootstrap.servers = ...``) and bare numbers or booleans are rejected.
     Checked in ``CREATE TABLE``, ``CREATE CATALOG``, ``CREATE DATABASE`` and
-    ``CREATE FUNCTION``. The fix writes the text in single quotes, doubling
-    any single quote inside.
+    ``CREATE FUNCTION``; a double-quoted value of a Dataphin ``SET`` and of a
+    table hint (``OPTIONS('k'="v")``, which Flink's parser rejects) too. The
+    fix writes the text in single quotes, doubling any single quote inside.
 
     **Anti-pattern**
 
