@@ -90,3 +90,10 @@ def extend(dataphin: Dialect) -> None:
         match_grammar = statement.match_grammar.copy(insert=[Ref("CatalogStatementSegment")])
 
     dataphin.replace(CreateCatalogStatementSegment=CreateCatalogStatementSegment, StatementSegment=StatementSegment)
+
+    # `ALTER TABLE t ADD (c TYPE, d AS expr)`: Flink's bracketed ADD/MODIFY list
+    bracketed_columns = Sequence(
+        OneOf("ADD", "MODIFY"),
+        Bracketed(Delimited(OneOf(Ref("DataphinComputedColumnSegment"), Ref("ColumnDefinitionSegment")))),
+    )
+    dataphin.replace(AlterTableOptionsGrammar=dataphin.get_grammar("AlterTableOptionsGrammar").copy(insert=[bracketed_columns]))

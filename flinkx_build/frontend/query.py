@@ -288,8 +288,14 @@ class _Reader:
         words = [c.raw.upper() for c in parts if c.is_type("keyword")]
         if "RENAME" in words and len(refs) == 2:
             self.out.renamed_to = identifier_text([s for s in refs[1].segments if s.is_type(*_IDENTIFIERS)][-1])
-        if "ADD" in words:
-            self.out.added_columns = [self._column_definition(c) for c in parts if c.is_type("column_definition")]
+        if "ADD" in words:  # `ADD c TYPE` or `ADD (c TYPE, d AS expr)`
+            for added in body.recursive_crawl("column_definition", "dataphin_computed_column"):
+                if added.is_type("column_definition"):
+                    self.out.added_columns.append(self._column_definition(added))
+                else:
+                    name, *_, expr = code(added)
+                    self.out.added_columns.append(ir.ColumnDecl(identifier_text(name), kind="computed", expr=self.expressions.read(expr),
+                                                                virtual=True, pos=self.expressions.pos(name)))
 
     def _column_definition(self, seg: BaseSegment) -> ir.ColumnDecl:
         parts = code(seg)

@@ -105,15 +105,16 @@ INSERT INTO costs SELECT cost FROM made;
 """
 CTAS_WRONG = "INSERT INTO costs SELECT price FROM made;\n"
 
-# before: FX130 "unknown table 'made2'" on each use, and `c` was not a column
+# before: FX130 "unknown table 'renamed'" on each use, `c` was not a column, `ADD (...)` was FX120
 ALTER_TASK = """\
 CREATE TABLE made2 (a INT, b STRING) WITH ('connector' = 'datagen');
 ALTER TABLE made2 ADD c INT;
+ALTER TABLE made2 ADD (d STRING, e AS a + 1);
 ALTER TABLE made2 RENAME TO renamed;
-CREATE TEMPORARY TABLE ac (a INT, c INT) WITH ('connector' = 'blackhole');
-INSERT INTO ac SELECT a, c FROM renamed;
+CREATE TEMPORARY TABLE ac (a INT, c INT, d STRING, e INT) WITH ('connector' = 'blackhole');
+INSERT INTO ac SELECT a, c, d, e FROM renamed;
 """
-ALTER_WRONG = "INSERT INTO ac SELECT a, nope FROM renamed;\n"
+ALTER_WRONG = "INSERT INTO ac SELECT a, c, d, nope FROM renamed;\n"
 
 # before: FX120 on each catalog statement and FX131 "unknown project 'db1'": a database the task
 # creates or uses makes `db1.t` Flink's database.table, not Dataphin's project.table
