@@ -225,6 +225,8 @@ def test_flink_parser_agrees_on_the_forms(flink):
         "EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END",
         "SELECT 10 // 2 AS x\nFROM t",
         "SET table.sql-dialect=default",
+        "ALTER TABLE t ADD (d STRING, e AS a + 1)",
+        "ALTER TABLE t MODIFY (c BIGINT)",
     ]
     assert [flink.parse_only(sql) for sql in accepted] == [None] * len(accepted)
     # a double-quoted hint value is Flink's syntax error: FX02 (with its fix) is no false alarm
