@@ -53,6 +53,7 @@ from sqlfluff.core.parser import Sequence
 from sqlfluff.core.parser import TypedParser
 
 from flinkx_build.frontend import dialect_flink120
+from flinkx_build.frontend import dialect_real_sql
 
 DIALECT_NAME = "dataphin"
 _MODULE_NAME = "sqlfluff.dialects.dialect_dataphin"
@@ -431,6 +432,7 @@ def _build() -> Dialect:
     )
     # --- end of Flink 1.20 syntax ---
     dialect_flink120.extend(dataphin)  # the forms found in Flink's grammar and docs (issue 10)
+    dialect_real_sql.extend(dataphin)  # the forms found in real-world Flink SQL (issue 28)
     return dataphin
 
 

@@ -85,6 +85,10 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
         defined = next((s for s in body.segments if s.is_type("table_reference")), None)
     elif stmt.kind == "create_function":
         defined = next((s for s in body.segments if s.is_type("function_name")), None)
+    elif body.is_type("alter_table_statement"):  # `ALTER TABLE t RENAME TO u` defines u
+        refs = [s for s in body.segments if s.is_type("table_reference")]
+        words = [s.raw.upper() for s in body.segments if s.is_type("keyword")]
+        defined = refs[1] if len(refs) == 2 and "RENAME" in words else None
     if defined is not None:
         stmt.defines = identifier_text([s for s in defined.segments if s.is_type(*_IDENTIFIERS)][-1])
         stmt.defines_span = span_of(defined)

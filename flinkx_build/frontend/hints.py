@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from dataclasses import field
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<str>'(?:[^'\\]|\\.|'')*')|(?P<word>[A-Za-z_][A-Za-z0-9_.$-]*)|(?P<num>-?\d+(?:\.\d+)?)|(?P<sym>[(),=]))"
+    r"\s*(?:(?P<str>'(?:[^'\\]|\\.|'')*')|(?P<dstr>\"(?:[^\"]|\"\")*\")|(?P<word>[A-Za-z_][A-Za-z0-9_.$-]*)|(?P<num>-?\d+(?:\.\d+)?)|(?P<sym>[(),=]))"
 )
 
 
@@ -42,7 +42,24 @@ class ParsedHint:
 def unquote(text: str) -> str:
     if len(text) >= 2 and text[0] == text[-1] == "'":
         return text[1:-1].replace("''", "'").replace("\\'", "'")
+    if len(text) >= 2 and text[0] == text[-1] == '"':  # Flink rejects it; FX02 says so and fixes it
+        return text[1:-1].replace('""', '"')
     return text
+
+
+def double_quoted_strings(comment: str) -> list[tuple[int, str]]:
+    """(offset in `comment`, token) of each double-quoted string of a hint: Flink's parser rejects
+    them (`OPTIONS('k'="v")`); FX02 rewrites them single-quoted, as in WITH."""
+    found: list[tuple[int, str]] = []
+    pos = 3 if comment.startswith("/*+") else 0
+    while pos < len(comment):
+        m = _TOKEN.match(comment, pos)
+        if not m:  # the closing `*/`, or text `parse_hint` reports as FX152: one pass, no rescans
+            break
+        if m.lastgroup == "dstr":
+            found.append((m.start("dstr"), m.group("dstr")))
+        pos = m.end()
+    return found
 
 
 def parse_hint(comment: str) -> ParsedHint:
@@ -99,7 +116,7 @@ def _arguments(tokens, i):
         if kind == "sym":
             return args, options, quoted, i, HintParseError(f"unexpected '{text}' in hint arguments", offset)
         if i + 2 < len(tokens) and tokens[i + 1][1] == "=":
-            quoted = quoted or kind == "str"
+            quoted = quoted or kind in ("str", "dstr")
             options.append((unquote(text), unquote(tokens[i + 2][1])))
             i += 3
             continue

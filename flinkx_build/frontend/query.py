@@ -119,10 +119,38 @@ class _Reader:
                 first = False
             elif part.is_type("join_clause"):
                 query.sources.append(self._join(part))
-            elif part.is_type("bracketed"):  # (a JOIN b) as one FROM item
-                for inner in part.recursive_crawl("from_expression"):
-                    self._from_expression(inner, query, first=not query.sources)
-                    break
+            elif part.is_type("bracketed"):  # (a JOIN b) as one FROM item, or `FROM (VALUES ...)`
+                inner = next(part.recursive_crawl("from_expression"), None)
+                if inner is None:  # the item alone in brackets: read as one FROM item
+                    inner = part
+                self._from_expression(inner, query, first=not query.sources)
+            elif part.is_type("match_recognize_clause") and query.sources:
+                self._match_recognize(part, query.sources[-1])
+            elif part.is_type("alias_expression") and query.sources:  # `MATCH_RECOGNIZE (...) AS T`
+                query.sources[-1].alias = _alias_name(part)
+
+    def _match_recognize(self, clause: BaseSegment, source: ir.Source) -> None:
+        """MATCH_RECOGNIZE turns its input into a new row: the PARTITION BY columns and the MEASURES
+        (ONE ROW PER MATCH, the default), or every input column and the MEASURES (ALL ROWS PER MATCH)."""
+        body = next((c for c in code(clause) if c.is_type("bracketed")), None)
+        if body is None:
+            source.kind = "opaque"
+            return
+        parts = code(body)
+        words = [c.raw.upper() for c in parts if c.is_type("keyword")]
+        partition = next((c for c in parts if c.is_type("partitionby_clause")), None)
+        source.match_partition = [] if partition is None else [
+            identifier_text(list(ref.recursive_crawl(*_IDENTIFIERS))[-1]) for ref in partition.recursive_crawl("column_reference")]
+        measures: list[str] = []
+        in_measures = False
+        for part in parts:
+            if part.is_type("keyword"):
+                in_measures = part.raw.upper() == "MEASURES"
+            elif in_measures and part.is_type("alias_expression"):
+                measures.append(_alias_name(part))
+        source.match_measures = measures
+        source.match_all_rows = "ALL" in words
+        source.kind = "match"
 
     def _join(self, seg: BaseSegment) -> ir.Source:
         words = [c.raw.upper() for c in code(seg) if c.is_type("keyword")]
@@ -144,6 +172,11 @@ class _Reader:
         parts = code(element)
         alias_seg = next((c for c in parts if c.is_type("alias_expression")), None)
         table_expr = next((c for c in parts if c.is_type("table_expression")), None)
+        bracket = next((c for c in parts if c.is_type("bracketed")), None)
+        while table_expr is None and bracket is not None:  # `(VALUES ...) AS t (a, b)`
+            inner = code(bracket)
+            table_expr = next((c for c in inner if c.is_type("table_expression")), None)
+            bracket = next((c for c in inner if c.is_type("bracketed")), None)
         source = ir.Source("opaque", pos=pos)
         if table_expr is not None:
             source = self._table_expression(table_expr, pos)
@@ -207,7 +240,11 @@ class _Reader:
 
     # -- DDL ------------------------------------------------------------------------------
     def create_table(self, body: BaseSegment) -> None:
-        columns = next((c for c in code(body) if c.is_type("bracketed")), None)
+        parts = code(body)
+        name_at = next((i for i, c in enumerate(parts) if c.is_type("table_reference")), -1)
+        # the column list follows the name; `CREATE TABLE t WITH (...) AS SELECT` has none
+        after_name = parts[name_at + 1] if 0 <= name_at < len(parts) - 1 else None
+        columns = after_name if after_name is not None and after_name.is_type("bracketed") else None
         words = {c.raw.upper() for c in code(body) if c.is_type("keyword")}
         if columns is None or "LIKE" in words:
             self.out.create_opaque = True
@@ -226,11 +263,39 @@ class _Reader:
                     if decl.name.lower() == names[-1].lower():
                         decl.rowtime = True
                 i += 2
+            elif seg.is_type(*_IDENTIFIERS) and i + 1 < len(items) and items[i + 1].is_type("data_type"):
+                # `name TYPE METADATA [FROM 'key'] [VIRTUAL]`: the grammar leaves it unwrapped
+                end = next((j for j in range(i + 2, len(items)) if items[j].is_type("comma")), len(items))
+                words = {c.raw.upper() for c in items[i + 2:end] if c.is_type("keyword")}
+                decl = ir.ColumnDecl(identifier_text(seg), " ".join(items[i + 1].raw.split()), pos=self.expressions.pos(seg))
+                if "METADATA" in words:
+                    decl.kind, decl.virtual = "metadata", "VIRTUAL" in words
+                self.out.create_columns.append(decl)
+                i = end - 1
             elif seg.is_type(*_IDENTIFIERS) and i + 2 < len(items) and items[i + 1].raw.upper() == "AS":
                 expr = self.expressions.read(items[i + 2])
                 self.out.create_columns.append(ir.ColumnDecl(identifier_text(seg), kind="computed", expr=expr, virtual=True, pos=self.expressions.pos(seg)))
                 i += 2
             i += 1
+
+    def alter_table(self, body: BaseSegment) -> None:
+        """`ALTER TABLE t RENAME TO u` and `ALTER TABLE t ADD c TYPE`: what the later statements see."""
+        parts = code(body)
+        refs = [c for c in parts if c.is_type("table_reference")]
+        if not refs:
+            return
+        self.out.altered = identifier_text([s for s in refs[0].segments if s.is_type(*_IDENTIFIERS)][-1])
+        words = [c.raw.upper() for c in parts if c.is_type("keyword")]
+        if "RENAME" in words and len(refs) == 2:
+            self.out.renamed_to = identifier_text([s for s in refs[1].segments if s.is_type(*_IDENTIFIERS)][-1])
+        if "ADD" in words:  # `ADD c TYPE` or `ADD (c TYPE, d AS expr)`
+            for added in body.recursive_crawl("column_definition", "dataphin_computed_column"):
+                if added.is_type("column_definition"):
+                    self.out.added_columns.append(self._column_definition(added))
+                else:
+                    name, *_, expr = code(added)
+                    self.out.added_columns.append(ir.ColumnDecl(identifier_text(name), kind="computed", expr=self.expressions.read(expr),
+                                                                virtual=True, pos=self.expressions.pos(name)))
 
     def _column_definition(self, seg: BaseSegment) -> ir.ColumnDecl:
         parts = code(seg)
@@ -261,6 +326,9 @@ def extract_query(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> ir.
         if columns is not None and not any(c.is_type(*_QUERY_TYPES) for c in code(columns)):
             reader.out.insert_columns = [identifier_text(s) for s in columns.recursive_crawl(*_IDENTIFIERS)]
         query = next((c for c in code(body) if c.is_type(*_QUERY_TYPES) or (c.is_type("bracketed") and c is not columns)), None)
+    elif body.is_type("alter_table_statement"):
+        reader.alter_table(body)
+        return reader.out
     elif stmt.kind == "create_view":
         columns = next((c for c in code(body) if c.is_type("bracketed") and not any(x.is_type(*_QUERY_TYPES) for x in code(c))), None)
         if columns is not None:

@@ -65,7 +65,7 @@ class SelectItem:
 class Source:
     """One item of a FROM clause (a join's right side included)."""
 
-    kind: str  # table | query | window | unnest | lateral | opaque
+    kind: str  # table | query | window | unnest | lateral | match | opaque
     alias: str = ""
     column_aliases: list[str] = field(default_factory=list)  # AS t (a, b)
     table_ref: int = -1  # index into ParsedStatement.tables (kind table, and the window's input)
@@ -79,6 +79,10 @@ class Source:
     on: Expr | None = None
     using: list[str] = field(default_factory=list)
     lookup: bool = False  # FOR SYSTEM_TIME AS OF
+    # kind match (`t MATCH_RECOGNIZE (...)`): table_ref/query is the input; the output's columns
+    match_partition: list[str] = field(default_factory=list)
+    match_measures: list[str] = field(default_factory=list)
+    match_all_rows: bool = False
     pos: Pos | None = None
 
 
@@ -123,6 +127,9 @@ class StatementQuery:
     create_columns: list[ColumnDecl] = field(default_factory=list)
     create_opaque: bool = False  # CREATE TABLE ... LIKE, or columns the extraction could not read
     view_columns: list[str] = field(default_factory=list)  # CREATE VIEW v (a, b) AS
+    altered: str = ""  # ALTER TABLE t ...: t as written (its last part)
+    renamed_to: str = ""  # ALTER TABLE t RENAME TO u
+    added_columns: list[ColumnDecl] = field(default_factory=list)  # ALTER TABLE t ADD c TYPE
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -58,7 +58,7 @@ def strip_comments(text: str) -> str:
 
 
 def _comment_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of `--` and `/* */` comments; hints (`/*+ */`) are not comments here."""
+    """Spans of `--`, `//` and `/* */` comments; hints (`/*+ */`) are not comments here."""
     return [(a, b) for kind, a, b in _scan(text) if kind == "comment" and not text.startswith("/*+", a)]
 
 
@@ -66,15 +66,15 @@ def _scan(text: str):
     """Yield ("comment" | "semicolon", start, end) outside quotes, in order.
 
     The one lexical walk of the splitter: quotes ('...', `...`, "..." with
-    doubled-quote escapes; as in Flink, a backslash escapes nothing), `--` line comments
-    and `/* */` block comments.
+    doubled-quote escapes; as in Flink, a backslash escapes nothing), `--` and `//` line
+    comments (Calcite's lexer takes both) and `/* */` block comments.
     """
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
         if ch in "'`\"":
             i = _skip_quoted(text, i)
-        elif text.startswith("--", i):
+        elif text.startswith("--", i) or text.startswith("//", i):
             end = text.find("\n", i)
             end = n if end < 0 else end
             yield "comment", i, end
@@ -114,14 +114,41 @@ def split_statements(text: str) -> list[Chunk]:
             _add_chunk(chunks, text, start, at)
             start = at + 1
     _add_chunk(chunks, text, start, len(text))
-    return chunks
+    return _join_explained_sets(chunks, text)
+
+
+def _join_explained_sets(chunks: list[Chunk], text: str) -> list[Chunk]:
+    """`EXPLAIN [details] STATEMENT SET BEGIN INSERT ...; ...; END`: one statement to Flink's parser, so
+    one chunk here (it was a chunk that did not parse and an `END without BEGIN STATEMENT SET`)."""
+    next_end = [-1] * (len(chunks) + 1)  # the first `end` chunk at or after each index: one pass
+    for j in range(len(chunks) - 1, -1, -1):
+        next_end[j] = j if chunks[j].kind == "end" else next_end[j + 1]
+    out: list[Chunk] = []
+    i = 0
+    while i < len(chunks):
+        chunk = chunks[i]
+        end = next_end[i + 1]
+        if chunk.kind != "statement" or end < 0 or not _explains_a_set(chunk.text):
+            out.append(chunk)
+            i += 1
+            continue
+        last = chunks[end]
+        out.append(Chunk(text[chunk.offset : last.offset + len(last.text)], chunk.offset, chunk.line, chunk.col, "statement"))
+        i = end + 1
+    return out
+
+
+def _explains_a_set(text: str) -> bool:
+    words = strip_comments(text).upper().split()
+    run = ("STATEMENT", "SET", "BEGIN")
+    return words[:1] == ["EXPLAIN"] and any(tuple(words[i : i + 3]) == run for i in range(1, len(words) - 2))
 
 
 def _add_chunk(chunks: list[Chunk], text: str, start: int, end: int) -> None:
     # A comment on the line of the previous `;` belongs to the previous statement.
     if chunks:
         newline = text.find("\n", start, end)
-        if newline >= 0 and text[start:newline].strip().startswith("--"):
+        if newline >= 0 and text[start:newline].strip().startswith(("--", "//")):
             start = newline + 1
     body = text[start:end]
     code = strip_comments(body)

@@ -7,6 +7,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.flink_data import builtin_functions
 from flinkx_build.flink_data import quote_identifier
+from flinkx_build.frontend.splitter import strip_comments
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
@@ -55,6 +56,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     # Pass 1: what each reference denotes (local names are visible after their CREATE).
     local_tables: set[str] = set()
     local_functions: set[str] = set()
+    databases: set[str] = set()  # Flink databases the task creates or uses: `db.tbl` is Flink's, not `project.tbl`
     meta_refs: list[tuple[ResolvedStatement, TableRef, MetaTable]] = []
     firsts = first_uses(parsed)
     in_set = None  # the BEGIN STATEMENT SET that is open
@@ -71,10 +73,13 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             in_set = None
         elif stmt.kind == "set_option":
             rs.emit = stmt.set_option is not None and is_flink_config(ws, task.project, stmt.set_option)
+        databases |= task_database(stmt)
         for ref in stmt.tables:
-            rs.tables.append(_bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags))
+            rs.tables.append(_bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags, databases))
         if stmt.kind in ("create_table", "create_view") and stmt.defines:
             local_tables.add(stmt.defines)
+        if stmt.query is not None and stmt.query.renamed_to:  # ALTER TABLE t RENAME TO u
+            local_tables.add(stmt.query.renamed_to)
         if stmt.kind == "create_function" and stmt.defines:
             local_functions.add(stmt.defines.lower())
         for fref in stmt.functions:
@@ -140,10 +145,25 @@ def _renamed(expression: str, at: tuple[int, int], statements: list[ResolvedStat
         expression = expression[:a] + name + expression[b:]
     return expression
 
-def _bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags) -> BoundTable:
+def task_database(stmt: ParsedStatement) -> set[str]:
+    """The database (lower case) `CREATE DATABASE [IF NOT EXISTS] [c.]d` or `USE [c.]d` names, if it is one."""
+    words = strip_comments(stmt.source).replace(";", " ").split()
+    upper = [w.upper() for w in words]
+    if upper[:2] == ["CREATE", "DATABASE"]:
+        rest = words[5:] if upper[2:5] == ["IF", "NOT", "EXISTS"] else words[2:]
+    elif upper[:1] == ["USE"] and upper[1:2] not in (["CATALOG"], ["MODULES"]):
+        rest = words[1:]
+    else:
+        return set()
+    return {rest[0].split(".")[-1].strip("`").lower()} if rest else set()
+
+
+def _bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags, databases=frozenset()) -> BoundTable:
     path = task.display_path
     if len(ref.parts) >= 3:
         return BoundTable("external", ".".join(ref.parts))
+    if len(ref.parts) == 2 and ref.parts[0].lower() in databases:
+        return BoundTable("local", ref.name) if ref.name in local_tables else BoundTable("external", ".".join(ref.parts))
     if len(ref.parts) == 1:
         if ref.name in stmt.ctes:
             return BoundTable("cte", ref.name)

@@ -4,7 +4,7 @@ Scopes follow Calcite's rules as Flink uses them: a qualified reference names
 a FROM item by alias (or by table name when it has none); an unqualified one
 must match exactly one column of the FROM items, else of an enclosing query.
 Wherever a source's columns are not known (a table function without column
-aliases, a catalog table, MATCH_RECOGNIZE) the scope stops judging
+aliases, a catalog table) the scope stops judging
 unqualified names: an unknown is never reported as an error.
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
+from flinkx_build.semantic import task_tables
 from flinkx_build.semantic import types as ft
 from flinkx_build.semantic.changelog import query_mode
 from flinkx_build.semantic.functions import AGGREGATES
@@ -32,15 +33,11 @@ from flinkx_build.semantic.model import StatementModel
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.model import WindowUse
 from flinkx_build.semantic.model import compose
+from flinkx_build.semantic.task_tables import task_table_key
 
 WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
 COMPARISONS = ("=", "<>", "!=", "<", ">", "<=", ">=")
 _WINDOW_BOUND = ft.FlinkType("TIMESTAMP", (3,), False)
-
-
-def task_table_key(task: str, name: str) -> str:
-    """The dataset name of a table or view a task defines itself: `<project>/<task>#<name>`."""
-    return f"{task}#{name}"
 
 
 def table_columns(definition: TableDef, key: str) -> list[SourceColumn]:
@@ -52,17 +49,6 @@ def table_columns(definition: TableDef, key: str) -> list[SourceColumn]:
             typ = ft.FlinkType(typ.root, typ.params, typ.nullable, typ.text, "rowtime")
         out.append(SourceColumn(col.name, typ, frozenset({LineageInput(ColumnId(key, col.name), IDENTITY)})))
     return out
-
-
-def _declared_type(column: ir.ColumnDecl) -> ft.FlinkType | None:
-    """A column of a CREATE TABLE in the task: its type, a time attribute if it has a watermark."""
-    if column.kind == "computed":
-        is_proctime = column.expr is not None and column.expr.kind == ir.CALL and column.expr.text == "PROCTIME"
-        return call_type("PROCTIME", []) if is_proctime else None
-    typ = ft.parse_type(column.type_text)
-    if typ is not None and column.rowtime:
-        return ft.FlinkType(typ.root, typ.params, typ.nullable, typ.text, "rowtime")
-    return typ
 
 
 def _computed_type(expression: str) -> ft.FlinkType | None:
@@ -123,6 +109,8 @@ class _StatementAnalyzer:
             return self.model
         if self.stmt.kind == "create_table" and self.stmt.defines:
             self._create_table()
+        if sq.altered:
+            self._alter_table()
         if sq.root >= 0:
             self.model.changelog = query_mode(self, sq.root)
             outputs = self.query_output(sq.root)
@@ -130,6 +118,8 @@ class _StatementAnalyzer:
                 items = self.sq.queries[sq.root].items
                 positions = [i.pos for i in items] if len(items) == len(outputs) else [None] * len(outputs)
                 self.model.outputs = [OutputColumn(c.name, c.type, c.inputs, p) for c, p in zip(outputs, positions)]
+        if self.stmt.kind == "create_table" and self.stmt.defines and sq.root >= 0 and not sq.create_columns:
+            self._ctas_columns()
         if self.stmt.kind == "create_view" and self.stmt.defines:
             outputs = self.outputs.get(sq.root)
             if outputs is not None and sq.view_columns:
@@ -141,17 +131,14 @@ class _StatementAnalyzer:
         return self.model
 
     def _create_table(self) -> None:
-        sq = self.sq
-        if sq.create_opaque and not sq.create_columns:
-            self.task.task_tables[self.stmt.defines.lower()] = None
-            return
-        key = task_table_key(self.task.resolved.task.key, self.stmt.defines)
-        columns = [SourceColumn(c.name, _declared_type(c), frozenset({LineageInput(ColumnId(key, c.name), IDENTITY)}))
-                   for c in sq.create_columns]
-        self.task.task_tables[self.stmt.defines.lower()] = None if sq.create_opaque else columns
-        if not sq.create_opaque:
-            self.task.task_sinks[self.stmt.defines.lower()] = [
-                (c.name, t.type) for c, t in zip(sq.create_columns, columns) if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
+        task_tables.create_table(self.task.task_tables, self.task.task_sinks, self.task.resolved.task.key, self.stmt.defines, self.sq)
+
+    def _alter_table(self) -> None:
+        task_tables.alter_table(self.task.task_tables, self.task.task_sinks, self.task.task_modes, self.task.resolved.task.key, self.sq)
+
+    def _ctas_columns(self) -> None:
+        task_tables.create_table_as(self.task.task_tables, self.task.task_sinks, self.task.resolved.task.key, self.stmt.defines,
+                                    self.outputs.get(self.sq.root))
 
     def _sink(self) -> None:
         ref_index = next((i for i, t in enumerate(self.stmt.tables) if t.role == "write" and not t.in_hint), -1)
@@ -262,13 +249,15 @@ class _StatementAnalyzer:
 
     def _expand(self, sources: list[ScopeSource], qualifier: str) -> list[SourceColumn] | None:
         chosen = [s for s in sources if not qualifier or s.alias.lower() == qualifier.lower()]
-        if any(s.columns is None for s in chosen) or (qualifier and not chosen):
+        if any(s.columns is None for s in chosen) or not chosen:  # no FROM item read: not zero columns
             return None
         return [c for s in chosen for c in (s.columns or [])]
 
     def _scope_source(self, index: int, source: ir.Source) -> ScopeSource:
         kind, key, columns = "opaque", "", None
         alias = source.alias
+        if source.kind == "match":
+            return ScopeSource(alias, "match", self._match_columns(index, source), "", source.pos)
         if source.kind in ("table", "window") and source.table_ref >= 0:
             ref, bound = self.stmt.tables[source.table_ref], self.rs.tables[source.table_ref]
             alias = alias or ref.name
@@ -298,6 +287,25 @@ class _StatementAnalyzer:
         if columns is not None and source.column_aliases and source.kind not in ("unnest", "lateral"):
             columns = [SourceColumn(n, c.type, c.inputs) for n, c in zip(source.column_aliases, columns)]
         return ScopeSource(alias, kind, columns, key, source.pos)
+
+    def _match_columns(self, index: int, source: ir.Source) -> list[SourceColumn] | None:
+        """A MATCH_RECOGNIZE's row: its PARTITION BY columns (or, ALL ROWS PER MATCH, every input
+        column) then its MEASURES, whose types are not modelled."""
+        columns: list[SourceColumn] | None = None
+        if source.table_ref >= 0:
+            ref, bound = self.stmt.tables[source.table_ref], self.rs.tables[source.table_ref]
+            columns = self._table_columns(index, bound, ref.name)[2]
+        elif source.query >= 0:
+            columns = self.query_output(source.query)
+        if columns is None:
+            return None
+        if not source.match_all_rows:
+            by_name = {c.name.lower(): c for c in columns}
+            kept = [by_name.get(name.lower()) for name in source.match_partition]
+            if any(c is None for c in kept):
+                return None
+            columns = [c for c in kept if c is not None]
+        return [*columns, *(SourceColumn(name, None) for name in source.match_measures)]
 
     def _table_columns(self, index: int, bound, name: str):
         if bound.kind == "meta" and bound.definition is not None:

@@ -38,3 +38,20 @@ def test_escaped_quotes_and_comment_only_chunks():
 
 def test_hints_are_not_comments_for_strip():
     assert strip_comments("a /*+ OPTIONS('k'='v') */ b -- c") == "a /*+ OPTIONS('k'='v') */ b     "
+
+
+def test_double_slash_comments_are_comments_as_in_flink():
+    # Calcite's lexer reads `//` to the end of the line as a comment (Flink's parser takes
+    # `SELECT a // note`): its `;` and quotes do not split or open anything
+    text = "SELECT a // don't; stop\nFROM t; // about t\nSELECT 'http://x' FROM u;"
+    chunks = split_statements(text)
+    assert [c.text for c in chunks] == ["SELECT a // don't; stop\nFROM t", "SELECT 'http://x' FROM u"]
+    assert strip_comments("a // b;\nc") == "a      \nc"
+
+
+def test_an_explained_statement_set_is_one_statement_as_in_flink():
+    # Flink's parser takes `EXPLAIN STATEMENT SET BEGIN ...; END` as one statement: no stray END
+    text = "EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN\nINSERT INTO a SELECT 1;\nINSERT INTO b SELECT 2;\nEND;\nINSERT INTO c SELECT 3;"
+    chunks = split_statements(text)
+    assert [(c.kind, c.line) for c in chunks] == [("statement", 1), ("statement", 5)]
+    assert chunks[0].text == text[: text.index("END;") + 3]

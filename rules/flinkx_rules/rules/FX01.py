@@ -162,6 +162,8 @@ class Rule_FX01(BaseRule):
         in_set_target = segment.is_type("dataphin_set_part")
         if in_set_target and _flink_configuration(context.parent_stack):
             return None  # `SET table.exec.x = v`: Flink configuration, whose key Flink's parser takes unquoted
+        if not in_set_target and _flink_configuration_value(context.parent_stack):
+            return None  # `SET table.sql-dialect = default`: Flink's parser takes the value as text
         level = reserved_words().get(word.upper())
         dataphin_word = in_set_target and word in SET_TARGET_WORDS
         if dataphin_word:
@@ -197,6 +199,13 @@ def _flink_configuration(parents: tuple[BaseSegment, ...]) -> bool:
     target = next((p for p in reversed(parents) if p.is_type("dataphin_set_target")), None)
     first = next((s for s in target.segments if s.is_code), None) if target is not None else None
     return first is not None and first.is_type("dataphin_set_part") and first.raw.lower() in FLINK_CONFIG_PREFIXES
+
+
+def _flink_configuration_value(parents: tuple[BaseSegment, ...]) -> bool:
+    """A word in the value of a Flink configuration SET (its target was checked by `_flink_configuration`)."""
+    statement = next((p for p in reversed(parents) if p.is_type("dataphin_set_statement")), None)
+    target = next((s for s in statement.segments if s.is_type("dataphin_set_target")), None) if statement is not None else None
+    return target is not None and _flink_configuration((target,))
 
 
 def _quote(segment: BaseSegment, quoted: BaseSegment, what: str, reason: str) -> LintResult:

@@ -5,12 +5,16 @@ from collections.abc import Sequence
 from typing import Optional
 
 from sqlfluff.core.parser import BaseSegment
+from sqlfluff.core.parser import CommentSegment
 from sqlfluff.core.parser import LiteralSegment
+from sqlfluff.core.parser import PositionMarker
 from sqlfluff.core.rules import BaseRule
 from sqlfluff.core.rules import LintFix
 from sqlfluff.core.rules import LintResult
 from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
+
+from flinkx_build.frontend.hints import double_quoted_strings
 
 # Statements whose `WITH (...)` holds connector/catalog/function options.
 OPTION_STATEMENTS = {
@@ -76,8 +80,9 @@ class Rule_FX02(BaseRule):
     strings, back-quoted or bare keys (legacy Blink ``type = 'datagen'``,
     ``bootstrap.servers = ...``) and bare numbers or booleans are rejected.
     Checked in ``CREATE TABLE``, ``CREATE CATALOG``, ``CREATE DATABASE`` and
-    ``CREATE FUNCTION``. The fix writes the text in single quotes, doubling
-    any single quote inside.
+    ``CREATE FUNCTION``; a double-quoted value of a Dataphin ``SET`` and of a
+    table hint (``OPTIONS('k'="v")``, which Flink's parser rejects) too. The
+    fix writes the text in single quotes, doubling any single quote inside.
 
     **Anti-pattern**
 
@@ -111,11 +116,15 @@ class Rule_FX02(BaseRule):
     """
 
     groups = ("all", "flinkx")
-    crawl_behaviour = SegmentSeekerCrawler(OPTION_STATEMENTS)
+    crawl_behaviour = SegmentSeekerCrawler(OPTION_STATEMENTS | {"dataphin_set_statement", "block_comment"})
     is_fix_compatible = True
 
     def _eval(self, context: RuleContext) -> Optional[list[LintResult]]:
         statement = context.segment
+        if statement.is_type("dataphin_set_statement"):
+            return _set_value(statement)
+        if statement.is_type("block_comment"):
+            return _hint_values(statement)
         code = [s for s in statement.segments if s.is_code]
         results: list[LintResult] = []
         for prev, seg in zip(code, code[1:]):
@@ -146,3 +155,61 @@ class Rule_FX02(BaseRule):
                 f"{replacement.raw}."
             ),
         )
+
+
+def _set_value(statement: BaseSegment) -> Optional[list[LintResult]]:
+    """`SET t.`sink.parallelism` = "2"`: the compiler would pass the quotes on as part of the
+    value (`'"2"'`); the fix single-quotes it, as in WITH. The watermark's quoting is FX03's."""
+    code = [s for s in statement.segments if s.is_code]
+    target = next((s for s in code if s.is_type("dataphin_set_target")), None)
+    if target is None or target.raw.rsplit(".", 1)[-1].strip("`").lower() == "watermark":
+        return None
+    value = code[-1]
+    raws = [s for s in value.raw_segments if s.is_code]
+    if len(raws) != 1 or not raws[0].raw.startswith('"') or not raws[0].pos_marker or not raws[0].pos_marker.is_literal():
+        return None
+    token = raws[0]
+    replacement = single_quoted(_double_quoted_text(token.raw))
+    return [LintResult(
+        anchor=token,
+        fixes=[LintFix.replace(token, [replacement])],
+        description=f"SET value {token.raw} must be a single-quoted string: {replacement.raw}.",
+    )]
+
+
+def _hint_values(comment: BaseSegment) -> Optional[list[LintResult]]:
+    """`/*+ OPTIONS('k'="v") */`: Flink's parser rejects a double-quoted hint value. One finding
+    per value, one fix rewriting the hint with each value single-quoted."""
+    raw = comment.raw
+    if not raw.startswith("/*+") or not comment.pos_marker or not comment.pos_marker.is_literal():
+        return None
+    found = double_quoted_strings(raw)
+    if not found:
+        return None
+    fixed, last = [], 0
+    for offset, token in found:
+        fixed += [raw[last:offset], single_quoted(_double_quoted_text(token)).raw]
+        last = offset + len(token)
+    fixed.append(raw[last:])
+    fix = LintFix.replace(comment, [CommentSegment(raw="".join(fixed), type="block_comment")])
+    results = []
+    for n, (offset, token) in enumerate(found):
+        results.append(LintResult(
+            anchor=_at_offset(comment, offset, len(token)),
+            fixes=[fix] if n == 0 else [],
+            description=f"hint value {token} must be a single-quoted string: {single_quoted(_double_quoted_text(token)).raw}.",
+        ))
+    return results
+
+
+def _at_offset(comment: BaseSegment, offset: int, length: int) -> BaseSegment:
+    """A stand-in segment for the finding's position: the token inside the comment, not its start."""
+    marker = comment.pos_marker
+    source = slice(marker.source_slice.start + offset, marker.source_slice.start + offset + length)
+    templated = slice(marker.templated_slice.start + offset, marker.templated_slice.start + offset + length)
+    return CommentSegment(raw=comment.raw[offset:offset + length], type="block_comment",
+                          pos_marker=PositionMarker(source, templated, marker.templated_file))
+
+
+def _double_quoted_text(token: str) -> str:
+    return token[1:-1].replace('""', '"')

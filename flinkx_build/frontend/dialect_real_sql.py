@@ -1,0 +1,99 @@
+"""Flink 1.20 forms found in real-world Flink SQL (issue 28) that the grammar refused.
+
+Each form was given to Flink 1.20's own parser first (tests/semantic/test_real_flink_false_alarms.py
+plans them): a check that fires where Flink accepts the SQL is a false alarm.
+`dialect._build()` calls `extend()` once, after `dialect_flink120.extend()`.
+"""
+from __future__ import annotations
+
+from sqlfluff.core.dialects import Dialect
+from sqlfluff.core.parser import BaseSegment
+from sqlfluff.core.parser import Bracketed
+from sqlfluff.core.parser import CommentSegment
+from sqlfluff.core.parser import Delimited
+from sqlfluff.core.parser import OneOf
+from sqlfluff.core.parser import Ref
+from sqlfluff.core.parser import RegexLexer
+from sqlfluff.core.parser import Sequence
+
+
+class CreateCatalogStatementSegment(BaseSegment):
+    """``CREATE CATALOG [IF NOT EXISTS] c [COMMENT '...'] WITH (...)``."""
+
+    type = "create_catalog_statement"
+    match_grammar = Sequence(
+        "CREATE",
+        "CATALOG",
+        Ref("IfNotExistsGrammar", optional=True),
+        Ref("NakedIdentifierSegment"),
+        Sequence("COMMENT", Ref("QuotedLiteralSegment"), optional=True),
+        Ref("CreateTableConnectorOptionsSegment"),
+    )
+
+
+class CatalogStatementSegment(BaseSegment):
+    """``ALTER CATALOG c SET (...) | RESET ('k', ...) | COMMENT '...'``, ``DROP CATALOG [IF EXISTS] c``,
+    ``DESCRIBE CATALOG [EXTENDED] c`` and ``ALTER DATABASE [c.]d SET (...)``."""
+
+    type = "catalog_statement"
+    match_grammar = OneOf(
+        Sequence(
+            "ALTER",
+            "CATALOG",
+            Ref("NakedIdentifierSegment"),
+            OneOf(
+                Sequence("SET", Ref("DataphinOptionsBracketGrammar")),
+                Sequence("RESET", Bracketed(Delimited(Ref("QuotedLiteralSegment")))),
+                Sequence("COMMENT", Ref("QuotedLiteralSegment")),
+            ),
+        ),
+        Sequence("DROP", "CATALOG", Ref("IfExistsGrammar", optional=True), Ref("NakedIdentifierSegment")),
+        Sequence(OneOf("DESCRIBE", "DESC"), "CATALOG", Sequence("EXTENDED", optional=True), Ref("NakedIdentifierSegment")),
+        Sequence("ALTER", "DATABASE", Ref("ObjectReferenceSegment"), "SET", Ref("DataphinOptionsBracketGrammar")),
+    )
+
+
+def extend(dataphin: Dialect) -> None:
+    # `// text` to the end of the line is a comment to Calcite's lexer, like `--` (Flink's parser
+    # takes `SELECT a // note`; `//` is never division). The splitter reads it the same way.
+    dataphin.patch_lexer_matchers(
+        [RegexLexer("inline_comment", r"(--|//)[^\n]*", CommentSegment, segment_kwargs={"trim_start": ("--", "//")})]
+    )
+    # `c. address`, `c .id`: Calcite's lexer skips blanks around the `.` of a compound
+    # identifier, where sqlfluff's references allow none. Only column references get the
+    # gaps: a table name keeps its shape (`proj.tbl` is resolved as written).
+    column_reference = dataphin.get_segment("ColumnReferenceSegment")
+
+    class ColumnReferenceSegment(column_reference):  # type: ignore[misc, valid-type]
+        """A column, field or alias reference, blanks allowed around its dots."""
+
+        match_grammar = Delimited(
+            Ref("SingleIdentifierGrammar"),
+            delimiter=Ref("ObjectReferenceDelimiterGrammar"),
+            terminators=[Ref("ObjectReferenceTerminatorGrammar")],
+            allow_gaps=True,
+        )
+
+    dataphin.replace(ColumnReferenceSegment=ColumnReferenceSegment)
+
+    # the catalog and database statements of Flink 1.20 that `flink` lacks (each checked with
+    # Flink's parser); they define no table, so `extract` reads them as kind `other`
+    with_options = dataphin.get_grammar("CreateTableConnectorOptionsSegment")  # WITH (...), see dialect.py
+    options_bracket = with_options._elements[-1]
+    assert isinstance(options_bracket, Bracketed), "the WITH options grammar changed shape"
+    dataphin.add(CatalogStatementSegment=CatalogStatementSegment, DataphinOptionsBracketGrammar=options_bracket)
+    statement = dataphin.get_segment("StatementSegment")
+
+    class StatementSegment(statement):  # type: ignore[misc, valid-type]
+        """The statements so far plus Flink's catalog statements."""
+
+        match_grammar = statement.match_grammar.copy(insert=[Ref("CatalogStatementSegment")])
+
+    dataphin.replace(CreateCatalogStatementSegment=CreateCatalogStatementSegment, StatementSegment=StatementSegment)
+
+    # `ALTER TABLE t ADD (c TYPE, d AS expr)`: Flink's bracketed ADD/MODIFY list
+    bracketed_columns = Sequence(
+        OneOf("ADD", "MODIFY"),
+        Bracketed(Delimited(OneOf(Ref("DataphinComputedColumnSegment"), Ref("ColumnDefinitionSegment")))),
+    )
+    dataphin.replace(AlterTableOptionsGrammar=dataphin.get_grammar("AlterTableOptionsGrammar").copy(insert=[bracketed_columns]))

@@ -1,0 +1,87 @@
+"""The columns of the tables a task defines itself, statement by statement.
+
+`CREATE TABLE` (with a column list, or `... AS SELECT` without one), and `ALTER TABLE ... ADD`
+and `... RENAME TO` of such a table. The analyzer keeps three maps keyed by the lower-case name:
+the columns a query sees (None: not known), the columns an INSERT writes, and the changelog mode.
+"""
+from __future__ import annotations
+
+from flinkx_build.frontend import query_ir as ir
+from flinkx_build.semantic import types as ft
+from flinkx_build.semantic.functions import call_type
+from flinkx_build.semantic.model import IDENTITY
+from flinkx_build.semantic.model import ColumnId
+from flinkx_build.semantic.model import LineageInput
+from flinkx_build.semantic.model import SourceColumn
+
+Tables = dict[str, list[SourceColumn] | None]
+Sinks = dict[str, list[tuple[str, ft.FlinkType | None]]]
+
+
+def task_table_key(task: str, name: str) -> str:
+    """The dataset name of a table or view a task defines itself: `<project>/<task>#<name>`."""
+    return f"{task}#{name}"
+
+
+def declared_type(column: ir.ColumnDecl) -> ft.FlinkType | None:
+    """A column of a CREATE TABLE in the task: its type, a time attribute if it has a watermark."""
+    if column.kind == "computed":
+        is_proctime = column.expr is not None and column.expr.kind == ir.CALL and column.expr.text == "PROCTIME"
+        return call_type("PROCTIME", []) if is_proctime else None
+    typ = ft.parse_type(column.type_text)
+    if typ is not None and column.rowtime:
+        return ft.FlinkType(typ.root, typ.params, typ.nullable, typ.text, "rowtime")
+    return typ
+
+
+def _own(key: str, name: str, typ: ft.FlinkType | None) -> SourceColumn:
+    return SourceColumn(name, typ, frozenset({LineageInput(ColumnId(key, name), IDENTITY)}))
+
+
+def _written(column: ir.ColumnDecl) -> bool:
+    """Physical and persisted metadata columns are written; computed and VIRTUAL ones are not."""
+    return column.kind == "physical" or (column.kind == "metadata" and not column.virtual)
+
+
+def create_table(tables: Tables, sinks: Sinks, task: str, name: str, sq: ir.StatementQuery) -> None:
+    """`CREATE TABLE name (columns) ...`: LIKE or an unread column list leaves the columns unknown."""
+    if sq.create_opaque and not sq.create_columns:
+        tables[name.lower()] = None
+        return
+    key = task_table_key(task, name)
+    columns = [_own(key, c.name, declared_type(c)) for c in sq.create_columns]
+    tables[name.lower()] = None if sq.create_opaque else columns
+    if not sq.create_opaque:
+        sinks[name.lower()] = [(c.name, t.type) for c, t in zip(sq.create_columns, columns) if _written(c)]
+
+
+def create_table_as(tables: Tables, sinks: Sinks, task: str, name: str, outputs: list[SourceColumn] | None) -> None:
+    """`CREATE TABLE name WITH (...) AS SELECT ...` without a column list: the query's columns."""
+    if outputs is None:
+        tables[name.lower()] = None
+        return
+    key = task_table_key(task, name)
+    tables[name.lower()] = [_own(key, c.name, c.type) for c in outputs]
+    sinks[name.lower()] = [(c.name, c.type) for c in outputs]
+
+
+def alter_table(tables: Tables, sinks: Sinks, modes: dict[str, str | None], task: str, sq: ir.StatementQuery) -> None:
+    """A task's own table altered: ADD appends its columns, RENAME TO moves them to the new name.
+    A meta table altered in a task is not followed (its columns stay the workspace's)."""
+    old = sq.altered.lower()
+    if old not in tables:
+        return
+    current = tables[old]
+    if sq.added_columns and current is not None:
+        key = task_table_key(task, sq.altered)
+        added = [_own(key, c.name, declared_type(c)) for c in sq.added_columns]
+        tables[old] = [*current, *added]
+        if old in sinks:
+            sinks[old] = [*sinks[old], *((c.name, c.type) for c, d in zip(added, sq.added_columns) if _written(d))]
+    if sq.renamed_to:
+        new = sq.renamed_to.lower()
+        tables[new] = tables.pop(old)
+        if old in sinks:
+            sinks[new] = sinks.pop(old)
+        if old in modes:
+            modes[new] = modes.pop(old)
