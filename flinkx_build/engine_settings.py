@@ -33,6 +33,11 @@ ALLOWED_KEYS: frozenset[str] = frozenset({
     "restart-strategy.exponential-delay.max-backoff", "restart-strategy.exponential-delay.backoff-multiplier",
     "restart-strategy.exponential-delay.reset-backoff-threshold", "restart-strategy.exponential-delay.jitter-factor",
 })
+# Catalog types whose factory is Flink's own class in flink-table-api: the in-memory catalog keeps
+# tables in the session, loads no outside code and connects nowhere, so CREATE CATALOG of this
+# type is planned like any DDL (FX195 for every other type: its factory is a plugin's code).
+SAFE_CATALOG_TYPES: frozenset[str] = frozenset({"generic_in_memory"})
+
 # Words that, as a part of an allowed key, still choose a path, an address, code or a state location.
 _REFUSED_PARTS = frozenset({"dir", "dirs", "path", "paths", "localdir", "jar", "jars", "classpaths", "class", "classes",
                             "address", "port", "host", "url", "python", "listeners", "download-dir"})

@@ -21,6 +21,8 @@ def _frontend_version() -> str:
                  "positions.py", "query_ir.py", "query.py", "expressions.py", "dialect_flink120.py", "reserved_stop.py",
                  "code_loading.py", "dialect_real_sql.py"):
         digest.update((folder / name).read_bytes())
+    # what the parse reads from outside the front-end: code_loading's safe catalog types
+    digest.update((folder.parent / "engine_settings.py").read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -330,6 +330,11 @@ class FlinkSession:
             self._create_table_as(state, index)
         elif name == "SqlCreateFunction":
             self._create_function(state, index, node)
+        elif name == "SqlCreateCatalog":
+            # only Flink's own in-memory catalog, decided on the parsed operation's properties
+            operation = tenv.getParser().parse(statement_sql(stmt)).get(0)
+            if dict(operation.getProperties()).get("type") in engine_settings.SAFE_CATALOG_TYPES:
+                tenv.executeInternal(operation)
         elif name.startswith(_DDL_PREFIXES) and name not in _NOT_EXECUTED:
             tenv.executeSql(statement_sql(stmt))
         # SHOW, DESCRIBE, EXPLAIN, RESET, LOAD MODULE, ADD JAR, ...: nothing to validate.

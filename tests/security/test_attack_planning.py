@@ -41,7 +41,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
     ("CREATE TEMPORARY FUNCTION f AS 'evil.Evil' LANGUAGE JAVA USING JAR 'lib/evil.jar';\n" + CALLS_F, 1, 1, "USING JAR"),
     ("CREATE TEMPORARY FUNCTION f AS 'evil.Evil' LANGUAGE JAVA USING /* c */ JAR 'lib/evil.jar';\n" + CALLS_F, 1, 1, "USING JAR"),
     ("-- a function\nCREATE TEMPORARY FUNCTION f AS 'evil_udf.f' LANGUAGE /* c */ PYTHON;\n" + CALLS_F, 2, 1, "LANGUAGE PYTHON"),
-    ("/* c */ CREATE CATALOG c WITH ('type' = 'generic_in_memory');\n" + INSERT.replace("WHERE paid", "WHERE NOT paid"),
+    ("/* c */ CREATE CATALOG c WITH ('type' = 'jdbc');\n" + INSERT.replace("WHERE paid", "WHERE NOT paid"),
      1, 9, "CREATE CATALOG"),
 ], ids=["using-jar", "using-comment-jar", "language-comment-python", "comment-create-catalog"])
 def test_impact_state_compat_never_loads_the_workspaces_code(tmp_path, task, line, col, keywords):
@@ -70,7 +70,7 @@ def test_impact_state_compat_never_loads_the_workspaces_code(tmp_path, task, lin
 @pytest.mark.parametrize("loading, keywords", [
     ("/* c */ ADD JAR '{jar}'", "AddJarOperation"),
     ("LOAD /* c */ MODULE evil", "LoadModuleOperation"),
-    ("/* c */ CREATE CATALOG c WITH ('type' = 'generic_in_memory')", "CreateCatalogOperation"),
+    ("/* c */ CREATE CATALOG c WITH ('type' = 'jdbc')", "CreateCatalogOperation"),
 ], ids=["comment-add-jar", "load-comment-module", "comment-create-catalog"])
 def test_the_planner_deploy_uses_refuses_statements_that_load_code(tmp_path, loading, keywords):
     """`deploy --plan` and apply's verdict: the deployed job's statements come back from the

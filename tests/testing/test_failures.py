@@ -107,7 +107,7 @@ GROUP BY window_start, window_end, channel;
 """
 
 CATALOG_TASK = """
-CREATE CATALOG scratch WITH ('type' = 'generic_in_memory');
+CREATE CATALOG scratch WITH ('type' = 'hive');
 INSERT INTO dws_order_stats_1m
 SELECT order_time, order_time, channel, 1, 1, CAST(quantity AS BIGINT), CAST(line_amount AS DECIMAL(16, 2))
 FROM dwd.dwd_orders;
