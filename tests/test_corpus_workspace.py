@@ -47,25 +47,26 @@ def test_lint_and_build_are_clean(corpus_ws):
     assert len(list((corpus_ws / "ws" / "build" / "cookbook").glob("*.sql"))) == len(list(COOKBOOK.glob("*.sql"))) - 1
 
 
+def _lint_one(root, name):
+    """`flinkx lint` of a workspace holding the one cookbook file, with flinkx's default settings."""
+    tasks = root / "ws" / "projects" / "cookbook" / "tasks"
+    tasks.mkdir(parents=True)
+    (root / "ws" / "flinkx.yaml").write_text("engine: flink\n")
+    shutil.copy(COOKBOOK / name, tasks / name)
+    return flinkx(root, "lint", "ws")
+
+
 def test_literal_passwords_are_reported(tmp_path):
     """FX480 sees a literal credential in a task-local CREATE TABLE of real SQL (issue 26, item 7)."""
     name = "aggregations-and-analytics__09_cdc_materialized_view.sql"
-    tasks = tmp_path / "ws" / "projects" / "cookbook" / "tasks"
-    tasks.mkdir(parents=True)
-    (tmp_path / "ws" / "flinkx.yaml").write_text("engine: flink\n")
-    shutil.copy(COOKBOOK / name, tasks / name)
-    lint = flinkx(tmp_path, "lint", "ws")
+    lint = _lint_one(tmp_path, name)
     assert lint.returncode == 1
     assert [line.split(" ", 2)[:2] for line in lint.stdout.splitlines()] == [[f"ws/projects/cookbook/tasks/{name}:19:16:", "FX480"]]
     assert "'postgres'" not in lint.stdout
 
 
 def test_the_python_udf_is_the_one_refusal(tmp_path):
-    tasks = tmp_path / "ws" / "projects" / "cookbook" / "tasks"
-    tasks.mkdir(parents=True)
-    (tmp_path / "ws" / "flinkx.yaml").write_text("engine: flink\n")
-    shutil.copy(COOKBOOK / LOADS_CODE, tasks / LOADS_CODE)
-    lint = flinkx(tmp_path, "lint", "ws")
+    lint = _lint_one(tmp_path, LOADS_CODE)
     assert lint.returncode == 1
     assert lint.stdout.splitlines() == [
         f"ws/projects/cookbook/tasks/{LOADS_CODE}:3:1: FX195 'LANGUAGE PYTHON' makes Flink load code that is not Flink's own: "
