@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from flinkx_build.commands.common import mode_option
 from flinkx_build.commands.common import open_session
 from flinkx_build.credentials import mask_value
+from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.errors import did_you_mean
@@ -16,6 +18,9 @@ from flinkx_build.resolve.effective import hint_options
 from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
+
+if TYPE_CHECKING:
+    from flinkx_build.pipeline import Session
 
 
 def explain_data(rt: ResolvedTask) -> dict:
@@ -82,6 +87,20 @@ def render_text(data: dict) -> str:
     return "\n".join(lines)
 
 
+def definition_errors(session: Session, task_text: str, project: str) -> list[Diagnostic]:
+    """The errors in the YAML a failing task may take a definition from: a meta table or function
+    that did not load is "not found" in the task, and its own finding says why (issue 33).
+
+    Those of the task's own project and of every project whose name the task's text holds (a
+    cheap superset of the ones it names; `${var}` projects are rare and named in flinkx.yaml)."""
+    projects = {p for p in session.workspace.projects if p == project or p in task_text}
+    folders = [session.workspace.projects[p].directory.absolute() for p in projects]
+    return [  # (a finding's path is shown relative to the current folder)
+        d for d in session.load_diagnostics
+        if d.is_error and not d.path.endswith(".sql") and any(Path(d.path).absolute().is_relative_to(f) for f in folders)
+    ]
+
+
 @click.command("explain")
 @click.argument("args", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
@@ -101,6 +120,6 @@ def command(args: tuple[str, ...], fmt: str, mode: str | None) -> None:
         raise UsageError(f"unknown task '{target}'" + (f" ({hint})" if hint else ""))
     rt = session.resolved(proj.tasks[name])
     if not rt.ok:
-        raise WorkspaceErrors(rt.diagnostics)
+        raise WorkspaceErrors(definition_errors(session, proj.tasks[name].text, project) + rt.diagnostics)
     data = explain_data(rt)
     click.echo(json.dumps(data, indent=2) if fmt == "json" else render_text(data))

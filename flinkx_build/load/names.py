@@ -69,9 +69,11 @@ def yaml_name(data: Any, path: Path, shown: str, what: str, diags: list[Diagnost
         name = path.stem
     else:
         loc = value_loc(data, "name", shown)
-        name = value if isinstance(value, str) else str(value)
-        bad = name_diagnostic(name, f"{what} name", shown, loc.line, loc.col) if isinstance(value, str) else \
-            Diagnostic(shown, loc.line, loc.col, "FX104", f"{what} name must be text")
+        if not isinstance(value, str):  # never str() it: a number may be too long to print
+            diags.append(Diagnostic(shown, loc.line, loc.col, "FX104", f"{what} name must be text", "quote it"))
+            return None
+        name = value
+        bad = name_diagnostic(name, f"{what} name", shown, loc.line, loc.col)
     if bad:
         diags.append(bad)
         return None

@@ -30,6 +30,8 @@ from flinkx_build.model import Loc
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Project
 from flinkx_build.model import Workspace
+from flinkx_build.semantic.type_text import split_top
+from flinkx_build.semantic.type_text import structure_problem
 
 TABLE_KEYS = {"name", "type", "kind", "description", "columns", "primary_key", "with", "locked", "stream", "batch"}
 COLUMN_KEYS = {"name", "type", "comment", "header"}
@@ -51,6 +53,9 @@ def check_flink_type(type_text: str) -> str | None:
     # Check each type keyword that starts the type or follows `<`, `,` or `(`
     # inside ROW<...>/ARRAY<...>/MAP<...>; field names in ROW<a INT> are skipped
     # by only checking the word after a field name.
+    problem = structure_problem(type_text)
+    if problem:
+        return type_text.strip()
     head = _TYPE_HEAD.match(type_text)
     if not head:
         return type_text or "(empty)"
@@ -79,23 +84,16 @@ def check_flink_type(type_text: str) -> str | None:
 
 def type_hint(bad: str) -> str:
     """The fix for what check_flink_type returned."""
+    problem = structure_problem(bad)
+    if problem:
+        return f"{problem}: close every backtick, quote and bracket"
     if "(" in bad:
         return "write the parameters as numbers separated by commas, e.g. DECIMAL(16, 2)"
     return did_you_mean(bad.upper(), FLINK_TYPES)
 
 
 def _split_top(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
+    return split_top(text).parts
 
 
 def _text(value: Any) -> str:

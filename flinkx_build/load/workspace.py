@@ -6,6 +6,7 @@ stop on the first error set. Only a missing workspace is a `UsageError`.
 """
 from __future__ import annotations
 
+import errno
 import fnmatch
 import gc
 import os
@@ -250,7 +251,11 @@ def _walk(folder: Path, parts: tuple[str, ...], match: Any, root: Path, diags: l
         linked = entry.is_symlink()
         try:
             is_dir = entry.is_dir()  # follows a link, as os.walk's list of folders does
-        except OSError:
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a link to itself, or links in a circle: never followed
+                diags.append(Diagnostic(display_path(folder / entry.name), 1, 1, "FX171", "is a symbolic link that leads back to itself",
+                                        "remove the link or point it at a file"))
+                continue
             is_dir = False
         if is_dir and linked:
             path = folder / entry.name
