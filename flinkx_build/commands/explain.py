@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import mode_option
+from flinkx_build.commands.console import echo_result
 from flinkx_build.commands.common import open_session
 from flinkx_build.credentials import mask_value
 from flinkx_build.errors import Diagnostic
@@ -119,7 +121,16 @@ def command(args: tuple[str, ...], fmt: str, mode: str | None) -> None:
         hint = did_you_mean(target, pool)
         raise UsageError(f"unknown task '{target}'" + (f" ({hint})" if hint else ""))
     rt = session.resolved(proj.tasks[name])
+    upstream = definition_errors(session, proj.tasks[name].text, project)
     if not rt.ok:
-        raise WorkspaceErrors(definition_errors(session, proj.tasks[name].text, project) + rt.diagnostics)
+        raise WorkspaceErrors(upstream + rt.diagnostics)
     data = explain_data(rt)
-    click.echo(json.dumps(data, indent=2) if fmt == "json" else render_text(data))
+    if fmt == "json":  # the findings are part of the document (README, "Machine-readable output")
+        from flinkx_build.lint.formats import as_dict
+
+        echo_result(json.dumps({**data, "findings": [as_dict(d) for d in upstream]}, indent=2))
+    else:
+        echo_result(render_text(data))
+        echo_diagnostics(upstream, err=True)  # stdout is the document, as graph's
+    if upstream:  # a table the task uses did not load: what is shown lacks it
+        raise SystemExit(1)
