@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 _OPEN = {"<": ">", "(": ")"}
+# the loader's type check recurses once per level: a type nested deeper (none in practice) is refused
+MAX_TYPE_DEPTH = 64
 _CLOSE = {">", ")"}
 
 
@@ -36,6 +38,8 @@ def split_top(text: str) -> Split:
             continue
         if ch in _OPEN:
             stack.append(_OPEN[ch])
+            if len(stack) > MAX_TYPE_DEPTH:
+                return Split(parts + [text[start:]], f"nested more than {MAX_TYPE_DEPTH} levels deep at character {i + 1}")
         elif ch in _CLOSE:
             if not stack or stack.pop() != ch:
                 return Split(parts + [text[start:]], f"unmatched '{ch}' at character {i + 1}")

@@ -150,7 +150,7 @@ def encoding_edit(how: str, data: bytes) -> bytes:
 
 @st.composite
 def mutations(draw, ws: Path, files: list[str]) -> list[Edit]:
-    """One to two edits, each of one file of the workspace."""
+    """One to two edits, each of one file of the workspace (`ws`: the untouched copy)."""
     edits = []
     for _ in range(draw(st.integers(1, 2))):
         target = draw(st.sampled_from(files))
@@ -174,9 +174,8 @@ def mutations(draw, ws: Path, files: list[str]) -> list[Edit]:
     return edits
 
 
-def apply(ws: Path, outside: Path, edits: list[Edit]) -> list[str]:
-    """Make the edits in `ws`; the paths (relative) that `restore` must put back or remove."""
-    touched = []
+def apply(ws: Path, outside: Path, edits: list[Edit], touched: list[str]) -> None:
+    """Make the edits in `ws`, adding to `touched` (first) each path that must be put back or removed."""
     for edit in edits:
         path = ws / edit.target
         touched.append(edit.target)
@@ -197,6 +196,7 @@ def apply(ws: Path, outside: Path, edits: list[Edit]) -> list[str]:
         elif how == "link_loop":
             partner = path.with_name(path.name + ".loop")
             touched.append(edit.target + ".loop")
+            _remove(partner)
             path.symlink_to(partner.name)
             partner.symlink_to(path.name)
         elif how == "link_outside":
@@ -214,7 +214,6 @@ def apply(ws: Path, outside: Path, edits: list[Edit]) -> list[str]:
         elif how == "empty":
             path.write_bytes(b"")
         # delete: nothing more
-    return touched
 
 
 def _remove(path: Path) -> None:

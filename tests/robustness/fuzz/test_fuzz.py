@@ -12,7 +12,7 @@ CLI as a real subprocess (`test_subprocess_sample`).
 The edited files are parsed cold by every command: parse-cache entries a run
 adds are deleted after it (the issue-12 SELECT( crash only showed cold).
 
-Runs: FLINKX_FUZZ_EXAMPLES examples (default 60, a fixed seed: what CI runs);
+Runs: FLINKX_FUZZ_EXAMPLES examples (default 30, a fixed seed: what CI runs);
 `FLINKX_FUZZ_EXAMPLES=5000 python -m pytest tests/robustness/fuzz -q -p no:randomly`
 for a long run (random seeds unless FLINKX_FUZZ_SEED is set). Every
 failure it found is a small explicit test in `test_found.py`.
@@ -41,7 +41,7 @@ from tests.robustness.harness import SECONDS_PER_RUN
 from tests.robustness.harness import Run
 from tests.robustness.harness import run
 
-EXAMPLES = int(os.environ.get("FLINKX_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("FLINKX_FUZZ_EXAMPLES", "30"))
 SEED = int(os.environ.get("FLINKX_FUZZ_SEED", "33"))
 CI_RUN = "FLINKX_FUZZ_EXAMPLES" not in os.environ or "FLINKX_FUZZ_SEED" in os.environ
 DEFAULT_TASK = "dwd/refunds/enrich_refunds"
@@ -138,9 +138,10 @@ def check_example(cli, fuzz_ws, edits: list[strategies.Edit]) -> None:
     ws, pristine, outside, _ = fuzz_ws
     cache = ws / ".flinkx-cache"
     warm = set(cache.rglob("*")) if cache.exists() else set()
-    touched = strategies.apply(ws, outside, edits)
+    touched: list[str] = []
     wrong: list[str] = []
     try:
+        strategies.apply(ws, outside, edits, touched)
         before, outside_before = oracle.tree_state(ws), oracle.tree_state(outside, ())
         for args in commands(edits[0].target):
             outcome = run(cli, ws, *args)
@@ -160,7 +161,7 @@ def check_example(cli, fuzz_ws, edits: list[strategies.Edit]) -> None:
 
 
 def _fuzz(cli, fuzz_ws, examples: int) -> None:
-    ws, _, _, files = fuzz_ws
+    ws, pristine, _, files = fuzz_ws
     for args in commands(files[0]) + commands(DEFAULT_TASK_FILE):  # warm every cache for every untouched file
         run(cli, ws, *args)
 
@@ -169,7 +170,7 @@ def _fuzz(cli, fuzz_ws, examples: int) -> None:
     @given(st.data())
     def check(data):
         started = time.perf_counter()
-        check_example(cli, fuzz_ws, data.draw(strategies.mutations(ws, files), label="edits"))
+        check_example(cli, fuzz_ws, data.draw(strategies.mutations(pristine, files), label="edits"))
         _log(f"{time.time():.0f} example {time.perf_counter() - started:.1f} s")
 
     if CI_RUN:
@@ -192,9 +193,10 @@ SUBPROCESS_SAMPLE = [
 def test_subprocess_sample(fuzz_ws, edits):
     """The real process (its own exit path, `os._exit` after the fast commands), for a few fixed examples."""
     ws, pristine, outside, _ = fuzz_ws
-    touched = strategies.apply(ws, outside, edits)
+    touched: list[str] = []
     wrong = []
     try:
+        strategies.apply(ws, outside, edits, touched)
         for args in (("build", "."), ("lint", ".", "--format", "sarif"), ("explain", ".", DEFAULT_TASK, "--format", "json")):
             started = time.perf_counter()
             done = subprocess.run([sys.executable, "-m", "flinkx_build", *args], cwd=ws, capture_output=True, text=True,
