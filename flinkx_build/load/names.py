@@ -9,6 +9,8 @@ print parts of) any file on the machine.
 """
 from __future__ import annotations
 
+import errno
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,18 @@ def outside_diagnostic(path: Path, root: Path, shown: str, code: str = "FX187") 
     if is_inside(path, root):
         return None
     return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads outside the workspace; flinkx does not read it", "copy the file into the workspace")
+
+
+def loop_diagnostic(path: Path, shown: str) -> Diagnostic | None:
+    """FX171 when `path` is a symbolic link that leads back to itself (directly or in a circle)."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return Diagnostic(shown, 1, 1, "FX171", "is a symbolic link that leads back to itself", "remove the link or point it at a file")
+    return None
 
 
 def yaml_name(data: Any, path: Path, shown: str, what: str, diags: list[Diagnostic]) -> str | None:

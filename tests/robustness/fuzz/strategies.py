@@ -38,7 +38,8 @@ YAML_VALUES = [
 ]
 SECRET = "root-x-0-0-not-for-ci-logs"  # what a link out of the workspace leads to: never printed
 ENCODINGS = ["utf-16", "utf-16-le", "latin-1", "bom", "crlf", "cr"]
-TREE_KINDS = ["self_link", "link_loop", "link_outside", "dangling_link", "as_folder", "delete", "empty", "copy", "link_inside", "folder_link_loop"]
+TREE_KINDS = ["self_link", "link_loop", "link_outside", "dangling_link", "as_folder", "delete", "empty", "copy", "link_inside", "folder_link_loop",
+              "parent_self_link"]
 
 
 @dataclass(frozen=True)
@@ -177,43 +178,56 @@ def mutations(draw, ws: Path, files: list[str]) -> list[Edit]:
 def apply(ws: Path, outside: Path, edits: list[Edit], touched: list[str]) -> None:
     """Make the edits in `ws`, adding to `touched` (first) each path that must be put back or removed."""
     for edit in edits:
-        path = ws / edit.target
         touched.append(edit.target)
-        if edit.kind != "tree":
-            _replace_with_file(path)
-            path.write_bytes(edit.detail[0])
-            continue
-        how, other = edit.detail
-        if how == "copy":  # another file's content under this name: duplicates, wrong kinds
-            source = ws / other
-            data = source.read_bytes() if source.is_file() and not source.is_symlink() else b""
-            _replace_with_file(path)
-            path.write_bytes(data)
-            continue
-        _remove(path)
-        if how == "self_link":
-            path.symlink_to(path.name)
-        elif how == "link_loop":
-            partner = path.with_name(path.name + ".loop")
-            touched.append(edit.target + ".loop")
-            _remove(partner)
-            path.symlink_to(partner.name)
-            partner.symlink_to(path.name)
-        elif how == "link_outside":
-            (outside / "secret.txt").write_text(f"name: {SECRET}\nSELECT '{SECRET}';\n")
-            path.symlink_to(outside / "secret.txt")
-        elif how == "dangling_link":
-            path.symlink_to(path.name + ".missing")
-        elif how == "link_inside":
-            path.symlink_to(os.path.relpath(ws / other, path.parent))
-        elif how == "folder_link_loop":
-            path.mkdir()
-            (path / "loop").symlink_to(".", target_is_directory=True)
-        elif how == "as_folder":
-            path.mkdir()
-        elif how == "empty":
-            path.write_bytes(b"")
-        # delete: nothing more
+        try:
+            _apply_one(ws, outside, edit, touched)
+        except OSError:  # an earlier edit made the place unreachable (its folder links to itself): the tree stays so
+            pass
+
+
+def _apply_one(ws: Path, outside: Path, edit: Edit, touched: list[str]) -> None:
+    path = ws / edit.target
+    if edit.kind != "tree":
+        _replace_with_file(path)
+        path.write_bytes(edit.detail[0])
+        return
+    how, other = edit.detail
+    if how == "parent_self_link":  # the file's folder (tasks/, tables/, a project) becomes a link to itself
+        parent = Path(edit.target).parent
+        touched.append(parent.as_posix())
+        _remove(ws / parent)
+        (ws / parent).symlink_to(parent.name)
+        return
+    if how == "copy":  # another file's content under this name: duplicates, wrong kinds
+        source = ws / other
+        data = source.read_bytes() if source.is_file() and not source.is_symlink() else b""
+        _replace_with_file(path)
+        path.write_bytes(data)
+        return
+    _remove(path)
+    if how == "self_link":
+        path.symlink_to(path.name)
+    elif how == "link_loop":
+        partner = path.with_name(path.name + ".loop")
+        touched.append(edit.target + ".loop")
+        _remove(partner)
+        path.symlink_to(partner.name)
+        partner.symlink_to(path.name)
+    elif how == "link_outside":
+        (outside / "secret.txt").write_text(f"name: {SECRET}\nSELECT '{SECRET}';\n")
+        path.symlink_to(outside / "secret.txt")
+    elif how == "dangling_link":
+        path.symlink_to(path.name + ".missing")
+    elif how == "link_inside":
+        path.symlink_to(os.path.relpath(ws / other, path.parent))
+    elif how == "folder_link_loop":
+        path.mkdir()
+        (path / "loop").symlink_to(".", target_is_directory=True)
+    elif how == "as_folder":
+        path.mkdir()
+    elif how == "empty":
+        path.write_bytes(b"")
+    # delete: nothing more
 
 
 def _remove(path: Path) -> None:

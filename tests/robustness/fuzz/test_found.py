@@ -111,3 +111,14 @@ def test_impact_with_a_function_file_that_links_to_itself_reports_fx171(cli, ws,
     outcome = run(cli, ws, "impact", ".", "--base", "HEAD", "--format", fmt)
     assert outcome.exit_code == 1 and behaved(outcome)
     assert "projects/dim/functions/date_format.yaml" in outcome.stdout and "FX171" in outcome.stdout
+
+
+@pytest.mark.parametrize("folder", ["projects/dwd/tasks", "projects/dim/tables", "projects/dwd", "projects"])
+def test_a_folder_that_is_a_symlink_to_itself_is_fx171_not_an_empty_folder(cli, ws, folder):
+    """Found probing what the fuzzer's file edits could not reach: such a folder was skipped silently (build exit 0)."""
+    shutil.rmtree(ws / folder)
+    (ws / folder).symlink_to(folder.rsplit("/", 1)[-1])
+    for command in (("build", "."), ("lint", "."), ("graph", ".")):
+        outcome = run(cli, ws, *command)
+        assert outcome.exit_code == 1 and behaved(outcome)
+        assert any(line.startswith(f"{folder}:1:1: FX171 ") for line in outcome.lines), (command, outcome.lines)

@@ -124,7 +124,7 @@ def _forget_new_cache_entries(cache: Path, warm: set[Path]) -> None:
 
 
 def restore(ws: Path, pristine: Path, touched: list[str]) -> None:
-    for rel in touched:
+    for rel in reversed(touched):  # a folder put back last holds the files edited in it
         path, original = ws / rel, pristine / rel
         if path.is_symlink() or path.is_file():
             path.unlink()
@@ -132,6 +132,8 @@ def restore(ws: Path, pristine: Path, touched: list[str]) -> None:
             shutil.rmtree(path)
         if original.is_file():
             shutil.copy2(original, path)
+        elif original.is_dir():
+            shutil.copytree(original, path, symlinks=True)
 
 
 def check_example(cli, fuzz_ws, edits: list[strategies.Edit]) -> None:
