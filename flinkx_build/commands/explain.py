@@ -9,8 +9,8 @@ import click
 
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import mode_option
-from flinkx_build.commands.console import echo_result
 from flinkx_build.commands.common import open_session
+from flinkx_build.commands.console import echo_result
 from flinkx_build.credentials import mask_value
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
@@ -90,8 +90,9 @@ def render_text(data: dict) -> str:
 
 
 def definition_errors(session: Session, task_text: str, project: str) -> list[Diagnostic]:
-    """The errors in the YAML a failing task may take a definition from: a meta table or function
-    that did not load is "not found" in the task, and its own finding says why (issue 33).
+    """The errors in the YAML a task may take a definition from: a meta table or function that did
+    not load is "not found" in the task (or missing from what explain shows), and its own finding
+    says why (issue 33).
 
     Those of the task's own project and of every project whose name the task's text holds (a
     cheap superset of the ones it names; `${var}` projects are rare and named in flinkx.yaml)."""

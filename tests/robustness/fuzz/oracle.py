@@ -15,7 +15,6 @@ import os
 from pathlib import Path
 
 from tests.robustness.harness import FINDING
-from tests.robustness.harness import SUMMARY
 from tests.robustness.harness import Run
 from tests.robustness.harness import problems
 
@@ -83,6 +82,3 @@ def written_problems(before: dict[str, tuple], after: dict[str, tuple], where: s
     changed = sorted(set(before) ^ set(after) | {p for p in before.keys() & after.keys() if before[p] != after[p]})
     return [f"wrote {where}: {p}" for p in changed[:5]]
 
-
-def is_clean(lines: list[str]) -> bool:
-    return all(FINDING.match(line) or SUMMARY.match(line) for line in lines)
