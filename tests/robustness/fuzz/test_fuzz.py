@@ -124,7 +124,7 @@ def _forget_new_cache_entries(cache: Path, warm: set[Path]) -> None:
 
 
 def restore(ws: Path, pristine: Path, touched: list[str]) -> None:
-    for rel in reversed(touched):  # a folder put back last holds the files edited in it
+    for rel in sorted(set(touched), key=lambda r: r.count("/")):  # folders first: an edited file may be below one
         path, original = ws / rel, pristine / rel
         if path.is_symlink() or path.is_file():
             path.unlink()
