@@ -192,8 +192,8 @@ def _apply_one(ws: Path, outside: Path, edit: Edit, touched: list[str]) -> None:
         path.write_bytes(edit.detail[0])
         return
     how, other = edit.detail
-    if how == "parent_self_link":  # the file's folder (tasks/, tables/, a project) becomes a link to itself
-        parent = Path(edit.target).parent
+    parent = Path(edit.target).parent
+    if how == "parent_self_link" and parent != Path("."):  # the file's folder (tasks/, tables/, a project) becomes a link to itself
         touched.append(parent.as_posix())
         _remove(ws / parent)
         (ws / parent).symlink_to(parent.name)
@@ -205,7 +205,7 @@ def _apply_one(ws: Path, outside: Path, edit: Edit, touched: list[str]) -> None:
         path.write_bytes(data)
         return
     _remove(path)
-    if how == "self_link":
+    if how in ("self_link", "parent_self_link"):  # (flinkx.yaml's folder is the workspace: the file itself then)
         path.symlink_to(path.name)
     elif how == "link_loop":
         partner = path.with_name(path.name + ".loop")
