@@ -17,8 +17,12 @@ from flinkx_build.commands.console import QUIET
 from flinkx_build.commands.console import VERBOSE
 from flinkx_build.commands.console import echo_error
 from flinkx_build.commands.console import echo_findings
+from flinkx_build.commands.console import echo_result
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.console import set_verbosity
+from flinkx_build.commands.stop_output import MACHINE_FORMATS
+from flinkx_build.commands.stop_output import requested_format
+from flinkx_build.commands.stop_output import stop_document
 from flinkx_build.credentials import mask_text
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
@@ -45,9 +49,10 @@ class _Group(click.Group):
         if args and not name.startswith("-") and _load_command(name) is None and not ctx.resilient_parsing:
             hint = did_you_mean(name, COMMANDS)
             ctx.fail(f"No such command {name!r}." + (f" ({hint})" if hint else ""))
-        global _invoked
+        global _invoked, _format
         resolved = super().resolve_command(ctx, args)
         _invoked = resolved[0]
+        _format = requested_format(args[1:], resolved[1])
         if _invoked not in NO_CYCLE_COLLECTOR or "--fix" in args:  # a fix keeps sqlfluff's trees of every file
             gc.enable()
         if _invoked in WARM_UP and not ctx.resilient_parsing and not {"-h", "--help"} & set(args) and _names_files(args[1:]):
@@ -60,14 +65,19 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except WorkspaceErrors as exc:
-            echo_findings(exc.diagnostics)
+            if not _stop_document(exc.diagnostics, None):
+                echo_findings(exc.diagnostics)
             errors = sum(d.is_error for d in exc.diagnostics)
             echo_summary(f"flinkx: {errors} error(s), {len(exc.diagnostics) - errors} warning(s)", ok=False)
             sys.exit(1)
         except UsageError as exc:
+            _stop_document([], f"flinkx: error: {exc}")
             echo_error(f"flinkx: error: {exc}")
             sys.exit(2)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+        except click.ClickException as exc:  # a bad option or argument: click says it on stderr, exit 2
+            _stop_document([], f"flinkx: error: {exc.format_message()}")
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort, SystemExit):
             raise
         except KeyboardInterrupt:
             echo_error("flinkx: interrupted")
@@ -76,12 +86,22 @@ class _Group(click.Group):
             if os.environ.get("FLINKX_DEBUG"):
                 raise
             # the exception's text may quote user input: never a credential's value
-            echo_error(mask_text(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)"))
+            message = mask_text(f"flinkx: internal error: {type(exc).__name__}: {exc} (set FLINKX_DEBUG=1 for the traceback)")
+            _stop_document([], message)
+            echo_error(message)
             sys.exit(2)
         finally:
             worker = sys.modules.get("flinkx_build.frontend.worker")  # imported only by a run that forks one
             if worker is not None:
                 worker.close_early()
+
+
+def _stop_document(diags: list, error: str | None) -> bool:
+    """With a machine format, the document that stands for the command's own (`commands/stop_output.py`)."""
+    if _format not in MACHINE_FORMATS:
+        return False
+    echo_result(stop_document(_format, diags, error))
+    return True
 
 
 def _verbosity_callback(level: int):
@@ -164,6 +184,7 @@ NO_CYCLE_COLLECTOR = frozenset({"build", "graph", "impact", "lint"})
 # worker per core, and the process would only take CPU from the load.
 WARM_UP = {"lint": "lint"}
 _invoked: str | None = None
+_format = ""  # the invoked command's --format
 
 
 def _names_files(args: list[str]) -> bool:

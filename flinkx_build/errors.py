@@ -36,6 +36,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX152": ("error", "invalid table hint"),
     "FX160": ("error", "option is locked by the meta table"),
     "FX170": ("error", "feature not supported by the target engine"),
+    "FX171": ("error", "symbolic link loop"),
     # input limits and unreadable input (flinkx_build/limits.py, load/): refused before any parser runs
     "FX180": ("error", "file too large"),
     "FX181": ("error", "statement too long"),

@@ -56,9 +56,14 @@ def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str) -> None:
         return
     for entry in entries:
         rel = f"{rel_folder}/{entry.name}"
-        if entry.is_symlink():
-            digest.update(f"link {rel} -> {os.readlink(entry.path)}\0".encode())
-        if entry.is_dir():  # follows a link to a folder, as the loader would (it refuses those that leave)
+        try:
+            if entry.is_symlink():
+                digest.update(f"link {rel} -> {os.readlink(entry.path)}\0".encode())
+            is_dir = entry.is_dir()  # follows a link to a folder, as the loader would (it refuses those that leave)
+        except OSError as exc:  # a link to itself or a loop (ELOOP): the loader reports it; hash what it is
+            digest.update(f"unresolvable {rel}: {exc.errno}\0".encode())
+            continue
+        if is_dir:
             digest.update(f"dir {rel}\0".encode())
             if not entry.is_symlink():
                 _hash_tree(digest, entry.path, rel)

@@ -102,10 +102,23 @@ def command(workspace: Path, fmt: str, projects: tuple[str, ...], selects: tuple
         echo_result(events_jsonl(session, tasks, workspace_name(session), event_time), nl=False)
     else:
         details = node_details(session) if fmt == "html" else None
-        echo_result(render(fmt, graph, nodes, shown_cycles, title=title, details=details), nl=False)
+        text = render(fmt, graph, nodes, shown_cycles, title=title, details=details)
+        if fmt == "json":  # the findings are part of the document (README, "Machine-readable output")
+            text = with_findings(text, diags)
+        echo_result(text, nl=False)
     echo_diagnostics(diags, err=True)  # stdout is the graph document: keep it parseable
     if any(d.is_error for d in diags):
         raise SystemExit(1)
+
+
+def with_findings(document: str, diags: list[Diagnostic]) -> str:
+    import json
+
+    from flinkx_build.lint.formats import as_dict
+
+    data = json.loads(document)
+    data["findings"] = [as_dict(d) for d in diags]
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
 def _event_time(value: str | None) -> str:

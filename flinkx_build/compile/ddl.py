@@ -9,6 +9,7 @@ from flinkx_build.flink_data import reserved_words
 from flinkx_build.model import Function
 from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import TableDef
+from flinkx_build.semantic.type_text import row_fields
 
 
 def _literal(value: str) -> str:
@@ -78,27 +79,12 @@ def _crop(defn: TableDef) -> list[ColumnDef]:
         if quals is None:
             continue
         if quals and col.type.upper().startswith("ROW<"):
-            fields = _row_fields(col.type)
+            fields = row_fields(col.type)
             kept = [f"{n} {t}" for n, t in fields if n.lower() in {x.lower() for x in quals}]
             out.append(ColumnDef(col.name, f"ROW<{', '.join(kept)}>", col.comment, origin=col.origin))
         else:
             out.append(col)
     return out
-
-
-def _row_fields(type_text: str) -> list[tuple[str, str]]:
-    inner = type_text[type_text.index("<") + 1 : type_text.rindex(">")]
-    fields, depth, start = [], 0, 0
-    for i, ch in enumerate(inner + ","):
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            name, _, ftype = inner[start:i].strip().partition(" ")
-            fields.append((name.strip("`"), ftype.strip()))
-            start = i + 1
-    return fields
 
 
 def function_ddl(function: Function, name: str, engine: str) -> str:

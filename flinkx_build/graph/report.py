@@ -51,9 +51,10 @@ class ReportContext:
         return f"{self.workspace}/{source}" if self.workspace else source
 
     def diag_path(self, diag: Diagnostic) -> str:
-        try:
-            return Path(diag.path).resolve().relative_to(self.repo).as_posix()
-        except ValueError:
+        path = Path(diag.path)
+        try:  # the folder resolved, not the file: a finding may be about a link (FX171: one that loops)
+            return (path.parent.resolve() / path.name).relative_to(self.repo).as_posix()
+        except (ValueError, OSError, RuntimeError):
             return diag.path
 
 

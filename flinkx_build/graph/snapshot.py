@@ -197,9 +197,10 @@ def _relocator(root: Path, shown_root: Path):
     root = root.resolve()
 
     def relocate(diag: Diagnostic) -> Diagnostic:
-        try:
-            rel = Path(diag.path).resolve().relative_to(root)
-        except ValueError:
+        path = Path(diag.path)
+        try:  # the folder resolved, not the file: a finding may be about a link (FX171: one that loops)
+            rel = (path.parent.resolve() / path.name).relative_to(root)
+        except (ValueError, OSError, RuntimeError):  # outside the root, or a folder on the way loops
             return diag
         return Diagnostic(display_path(shown_root / rel), diag.line, diag.col, diag.code, diag.message, diag.hint, diag.severity)
 

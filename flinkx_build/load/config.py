@@ -20,6 +20,7 @@ from flinkx_build.errors import did_you_mean
 from flinkx_build.load.names import has_control
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import value_loc
+from flinkx_build.load.yaml_values import scalar_text
 from flinkx_build.model import ENGINES
 from flinkx_build.model import MODES
 from flinkx_build.model import DeployConfig
@@ -35,12 +36,6 @@ _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _LINT_SETTINGS = {"on": True, "off": False, "error": "error", "warning": "warning"}
 
 Report = Callable[[Any, str, str, str], None]  # (mapping, key, message, hint)
-
-
-def scalar_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else str(value)
 
 
 def _is_scalar(value: Any) -> bool:

@@ -9,6 +9,8 @@ print parts of) any file on the machine.
 """
 from __future__ import annotations
 
+import errno
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -72,6 +74,18 @@ def _into_git(path: Path, root: Path) -> bool:
         return True  # is_inside just resolved it inside; a change in between is not trusted
 
 
+def loop_diagnostic(path: Path, shown: str) -> Diagnostic | None:
+    """FX171 when `path` is a symbolic link that leads back to itself (directly or in a circle)."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return Diagnostic(shown, 1, 1, "FX171", "is a symbolic link that leads back to itself", "remove the link or point it at a file")
+    return None
+
+
 def yaml_name(data: Any, path: Path, shown: str, what: str, diags: list[Diagnostic]) -> str | None:
     """The `name:` of a table or function file (the file's stem when absent), if it is a plain name."""
     from flinkx_build.load.yaml_io import value_loc
@@ -82,9 +96,11 @@ def yaml_name(data: Any, path: Path, shown: str, what: str, diags: list[Diagnost
         name = path.stem
     else:
         loc = value_loc(data, "name", shown)
-        name = value if isinstance(value, str) else str(value)
-        bad = name_diagnostic(name, f"{what} name", shown, loc.line, loc.col) if isinstance(value, str) else \
-            Diagnostic(shown, loc.line, loc.col, "FX104", f"{what} name must be text")
+        if not isinstance(value, str):  # never str() it: a number may be too long to print
+            diags.append(Diagnostic(shown, loc.line, loc.col, "FX104", f"{what} name must be text", "quote it"))
+            return None
+        name = value
+        bad = name_diagnostic(name, f"{what} name", shown, loc.line, loc.col)
     if bad:
         diags.append(bad)
         return None

@@ -21,6 +21,8 @@ from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import mapping_loc
 from flinkx_build.load.yaml_io import value_loc
+from flinkx_build.load.yaml_values import Values
+from flinkx_build.load.yaml_values import scalar_text
 from flinkx_build.model import FUNCTION_KINDS
 from flinkx_build.model import FUNCTION_LANGUAGES
 from flinkx_build.model import TABLE_KINDS
@@ -30,6 +32,8 @@ from flinkx_build.model import Loc
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Project
 from flinkx_build.model import Workspace
+from flinkx_build.semantic.type_text import split_top
+from flinkx_build.semantic.type_text import structure_problem
 
 TABLE_KEYS = {"name", "type", "kind", "description", "columns", "primary_key", "with", "locked", "stream", "batch"}
 COLUMN_KEYS = {"name", "type", "comment", "header"}
@@ -51,6 +55,9 @@ def check_flink_type(type_text: str) -> str | None:
     # Check each type keyword that starts the type or follows `<`, `,` or `(`
     # inside ROW<...>/ARRAY<...>/MAP<...>; field names in ROW<a INT> are skipped
     # by only checking the word after a field name.
+    problem = structure_problem(type_text)
+    if problem:
+        return type_text.strip()
     head = _TYPE_HEAD.match(type_text)
     if not head:
         return type_text or "(empty)"
@@ -79,29 +86,20 @@ def check_flink_type(type_text: str) -> str | None:
 
 def type_hint(bad: str) -> str:
     """The fix for what check_flink_type returned."""
+    problem = structure_problem(bad)
+    if problem:
+        return f"{problem}: close every backtick, quote and bracket"
     if "(" in bad:
         return "write the parameters as numbers separated by commas, e.g. DECIMAL(16, 2)"
     return did_you_mean(bad.upper(), FLINK_TYPES)
 
 
 def _split_top(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
+    return split_top(text).parts
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else str(value)
+    return scalar_text(value)
 
 
 class _Reader:
@@ -160,12 +158,13 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
     name = yaml_name(data, path, shown, "table", diags)
     if name is None:  # `../x`, `/etc` or a control character: never a folder or identifier
         return None
-    kind = _text(data.get("kind") or "stream")
+    values = Values(shown, diags)
+    kind = values.text(data, "kind", "kind", "stream") or "stream"
     if kind not in TABLE_KINDS:
         reader.error(value_loc(data, "kind", shown), "FX104", f"kind must be stream or offline, not '{kind}'", did_you_mean(kind, TABLE_KINDS))
         kind = "stream"
     options, option_locs = reader.options(data, "with")
-    ttype = _text(data.get("type") or options.get("connector") or options.get("type") or "")
+    ttype = values.text(data, "type", "type") or options.get("connector") or options.get("type") or ""
     if not ttype:
         reader.error(loc, "FX102", f"meta table '{name}' has no 'type' (and no 'with.connector')")
     mismatch = connector_mismatch(ttype, options.get("connector", ""))
@@ -197,7 +196,7 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
         project=project.name, name=name, type=ttype, kind=kind, columns=columns,
         primary_key=primary_key, options=options, option_locs=option_locs, locked=locked,
         stream_options=mirror["stream"], batch_options=mirror["batch"], mode_option_locs=mirror_locs,
-        description=_text(data.get("description")), loc=loc, content_hash=canonical_hash(content),
+        description=values.text(data, "description", "description"), loc=loc, content_hash=canonical_hash(content),
         primary_key_loc=key_loc(data, "primary_key", shown) if "primary_key" in data else None,
         locked_loc=key_loc(data, "locked", shown) if "locked" in data else None,
     )
@@ -226,15 +225,16 @@ def _columns(reader: _Reader, data: CommentedMap, table: str) -> list[Column] | 
         if missing:
             reader.error(loc, "FX102", f"column has no '{missing[0]}'")
             continue
-        name, ctype = _text(item["name"]), _text(item["type"])
-        bad = check_flink_type(ctype)
+        values = Values(shown, reader.diags)
+        name, ctype = values.text(item, "name", "a column's name"), values.text(item, "type", "a column's type")
+        bad = check_flink_type(ctype) if "type" not in values.refused else None
         if bad:
             reader.error(value_loc(item, "type", shown), "FX107", f"'{bad}' is not a Flink data type", type_hint(bad))
         if name.lower() in seen:
             reader.error(loc, "FX105", f"column '{name}' is defined twice")
         seen.add(name.lower())
         header = item.get("header", False)
-        columns.append(Column(name, ctype, _text(item.get("comment")), header in (True, "true"), loc))
+        columns.append(Column(name, ctype, values.text(item, "comment", "a column's comment"), header in (True, "true"), loc))
     return columns
 
 
@@ -247,7 +247,9 @@ def _name_list(reader: _Reader, data: CommentedMap, key: str) -> list[str]:
     if not isinstance(value, list):
         reader.error(value_loc(data, key, reader.shown), "FX104", f"'{key}' must be a list of column names")
         return []
-    return [_text(v) for v in value]
+    if any(isinstance(v, (dict, list)) for v in value):
+        reader.error(value_loc(data, key, reader.shown), "FX104", f"'{key}' must be a list of column names, not of lists or mappings")
+    return [_text(v) for v in value if not isinstance(v, (dict, list))]
 
 
 def load_function(project: Project, path: Path, shown: str, diags: list[Diagnostic], cache: YamlCache = NO_CACHE,
@@ -271,22 +273,25 @@ def load_function(project: Project, path: Path, shown: str, diags: list[Diagnost
         if key not in data:
             err(loc, "FX102", f"function has no '{key}'")
             return None
-    language = _text(data.get("language") or "java").lower()
-    kind = _text(data.get("kind") or "scalar").lower()
+    values = Values(shown, diags)
+    written = {k: values.text(data, k, k) for k in ("class", "language", "kind", "returns", "resource")}
+    language = (written["language"] or "java").lower()
+    kind = (written["kind"] or "scalar").lower()
     if language not in FUNCTION_LANGUAGES:
         err(value_loc(data, "language", shown), "FX104", f"language must be one of {', '.join(FUNCTION_LANGUAGES)}", did_you_mean(language, FUNCTION_LANGUAGES))
     if kind not in FUNCTION_KINDS:
         err(value_loc(data, "kind", shown), "FX104", f"kind must be one of {', '.join(FUNCTION_KINDS)}", did_you_mean(kind, FUNCTION_KINDS))
-    returns = _text(data["returns"])
-    bad = check_flink_type(returns)
+    returns = written["returns"]
+    bad = check_flink_type(returns) if "returns" not in values.refused else None
     if bad:
         err(value_loc(data, "returns", shown), "FX107", f"'{bad}' is not a Flink data type", type_hint(bad))
     name = yaml_name(data, path, shown, "function", diags)
     if name is None:
         return None
-    content = {k: _text(data.get(k)) for k in ("class", "language", "kind", "returns", "resource")}
+    class_name, resource = written["class"], written["resource"]
+    content = dict(written)
     content["name"] = name
     return Function(
-        project=project.name, name=name, class_name=_text(data["class"]), language=language, kind=kind,
-        returns=returns, resource=_text(data.get("resource")), loc=loc, content_hash=canonical_hash(content),
+        project=project.name, name=name, class_name=class_name, language=language, kind=kind,
+        returns=returns, resource=resource, loc=loc, content_hash=canonical_hash(content),
     )

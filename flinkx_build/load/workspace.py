@@ -6,6 +6,7 @@ stop on the first error set. Only a missing workspace is a `UsageError`.
 """
 from __future__ import annotations
 
+import errno
 import fnmatch
 import gc
 import os
@@ -33,6 +34,7 @@ from flinkx_build.load.memo import memo_function
 from flinkx_build.load.memo import memo_table
 from flinkx_build.load.memo import read_raw
 from flinkx_build.load.names import has_control
+from flinkx_build.load.names import loop_diagnostic
 from flinkx_build.load.names import name_diagnostic
 from flinkx_build.load.names import outside_diagnostic
 from flinkx_build.load.parallel import tables_on_every_core
@@ -139,13 +141,16 @@ def _load_config(path: Path, root: Path, diags: list[Diagnostic]) -> WorkspaceCo
 
 def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
     if not projects_dir.is_dir():
+        diags.extend(_loops([projects_dir]))
         return []
     outside = outside_diagnostic(projects_dir, root, display_path(projects_dir))
     if outside:
         diags.append(outside)
         return []
     folders = []
-    for folder in sorted(p for p in projects_dir.iterdir() if p.is_dir()):
+    entries = sorted(projects_dir.iterdir())
+    diags.extend(_loops([p for p in entries if p.is_symlink()]))
+    for folder in (p for p in entries if p.is_dir()):
         problem = outside_diagnostic(folder, root, display_path(folder))
         if problem is None and has_control(folder.name):
             problem = Diagnostic(display_path(folder), 1, 1, "FX186", f"project folder {folder.name!r} holds a control character", "rename it")
@@ -201,6 +206,11 @@ def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], ca
     return project
 
 
+def _loops(paths: list[Path]) -> list[Diagnostic]:
+    """FX171 for each of `paths` that is a link leading back to itself."""
+    return [d for d in (loop_diagnostic(p, display_path(p)) for p in paths) if d is not None]
+
+
 class Found(NamedTuple):
     path: Path
     shown: str  # display_path(path)
@@ -210,6 +220,7 @@ class Found(NamedTuple):
 def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> list[Found]:
     """Regular files under `folder` matching `pattern`, none reached through a symlink leaving the workspace."""
     if not folder.is_dir():
+        diags.extend(_loops([folder]))  # tasks/ or tables/ linked to itself: said, not skipped
         return []
     outside = outside_diagnostic(folder, root, display_path(folder))
     if outside:
@@ -250,7 +261,10 @@ def _walk(folder: Path, parts: tuple[str, ...], match: Any, root: Path, diags: l
         linked = entry.is_symlink()
         try:
             is_dir = entry.is_dir()  # follows a link, as os.walk's list of folders does
-        except OSError:
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a link to itself, or links in a circle: never followed
+                diags.extend(_loops([folder / entry.name]))
+                continue
             is_dir = False
         if is_dir and linked:
             path = folder / entry.name

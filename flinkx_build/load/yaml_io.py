@@ -12,7 +12,8 @@ checked, so nothing harmful is ever built:
   mappings, `<<` merges) are allowed, so `!!python/...` and `!custom` are
   refused, never constructed; an unquoted date stays the text written;
 - keys: every key is text, given once (a duplicate names both lines);
-- integers: at most 1,000 digits (Python refuses to convert beyond 4,300).
+- integers: at most 1,000 digits, hexadecimal ones too (Python refuses to
+  print one beyond 4,300 decimal digits).
 Every problem is one FX finding at its line and column; ruamel's own errors
 are rewritten in plain words (`yaml_messages`).
 """
@@ -125,7 +126,8 @@ class _GraphCheck:
         if tag not in _ALLOWED_TAGS:
             raise _Refused("FX101", f"YAML tag '{tag.replace(_STD, '!!')}' is not allowed", node.start_mark, "flinkx YAML holds plain text, numbers, lists and mappings")
         if isinstance(node, ScalarNode):
-            if tag == _STD + "int" and sum(ch.isdigit() for ch in node.value) > limits.MAX_INTEGER_DIGITS:
+            # alphanumerics, not digits: 0xfff... has few decimal digits but a value Python will not print
+            if tag == _STD + "int" and sum(ch.isalnum() for ch in node.value) > limits.MAX_INTEGER_DIGITS:
                 raise _Refused("FX185", f"a number with more than {limits.MAX_INTEGER_DIGITS:,} digits", node.start_mark, "quote it if it is text")
             return 1, len(node.value), 1
         children = [v for pair in node.value for v in pair] if isinstance(node, MappingNode) else list(node.value)

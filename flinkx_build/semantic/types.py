@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from flinkx_build.flink_data import data_text
+from flinkx_build.semantic import type_text
 
 # type root -> family
 _EXACT = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL")
@@ -261,27 +262,12 @@ def implicit_cast(source: FlinkType | None, target: FlinkType | None) -> bool | 
 
 
 def row_fields(typ: FlinkType) -> list[tuple[str, str]]:
-    """The (name, type text) fields of a `ROW<a INT, b STRING>` (or `ROW(a INT, ...)`)."""
-    text = typ.text.strip()
-    if typ.root != "ROW" or len(text) < 5:
+    """The (name, type text) fields of a `ROW<a INT, b STRING>` (or `ROW(a INT, ...)`); [] when not well formed."""
+    if typ.root != "ROW":
         return []
-    body = text[4:-1]
-    fields, depth, start = [], 0, 0
-    for i, ch in enumerate(body + ","):
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            part = body[start:i].strip()
-            start = i + 1
-            if part.startswith("`"):
-                end = part.index("`", 1)
-                name, rest = part[1:end], part[end + 1:]
-            else:
-                name, _, rest = part.partition(" ")
-            rest = _FIELD_COMMENT.sub("", rest.strip())
-            fields.append((name, rest.strip()))
+    fields = []
+    for name, rest in type_text.row_fields(typ.text):
+        fields.append((name, _FIELD_COMMENT.sub("", rest.strip()).strip()))
     return fields
 
 

@@ -16,10 +16,11 @@ from tests.graph.test_impact_scenarios import rename_column
 
 
 def test_bad_revision_is_one_line_exit_2(shop_root, impact):
-    result, _ = impact(shop_root, "--base", "no-such-branch")
+    result, data = impact(shop_root, "--base", "no-such-branch")
     assert result.exit_code == 2
-    assert result.stdout == ""
-    assert result.stderr.splitlines() == [f"flinkx: error: unknown revision 'no-such-branch' (not a commit in {shop_root.root.resolve()})"]
+    said = f"flinkx: error: unknown revision 'no-such-branch' (not a commit in {shop_root.root.resolve()})"
+    assert data == {"findings": [], "error": said}  # --format json: stdout stays JSON (issue 33)
+    assert result.stderr.splitlines() == [said]
     result, _ = impact(shop_root, "--base", "HEAD", "--head", "--oops")
     assert result.exit_code == 2 and result.stderr.splitlines() == ["flinkx: error: invalid revision '--oops'"]
 
