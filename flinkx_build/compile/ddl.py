@@ -9,7 +9,7 @@ from flinkx_build.flink_data import reserved_words
 from flinkx_build.model import Function
 from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import TableDef
-from flinkx_build.semantic.type_text import row_fields
+from flinkx_build.type_text import row_fields
 
 
 def _literal(value: str) -> str:

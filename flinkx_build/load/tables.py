@@ -32,8 +32,8 @@ from flinkx_build.model import Loc
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Project
 from flinkx_build.model import Workspace
-from flinkx_build.semantic.type_text import split_top
-from flinkx_build.semantic.type_text import structure_problem
+from flinkx_build.type_text import split_top
+from flinkx_build.type_text import structure_problem
 
 TABLE_KEYS = {"name", "type", "kind", "description", "columns", "primary_key", "with", "locked", "stream", "batch"}
 COLUMN_KEYS = {"name", "type", "comment", "header"}

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from flinkx_build import type_text
 from flinkx_build.flink_data import data_text
-from flinkx_build.semantic import type_text
 
 # type root -> family
 _EXACT = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL")

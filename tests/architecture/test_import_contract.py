@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("flinkx_build", "paths", "progress", "noqa", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
               "cache_root", "cache_secret", "cache_prune", "cache_entries", "markdown_text")),
     # what Flink, the engines and the connectors accept: tables of facts
-    ("facts", ("engines", "connectors", "flink_data", "engine_settings")),
+    ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text")),
     # the workspace model: plain dataclasses every stage reads
     ("model", ("model",)),
     # the embedded Flink planner and its stand-in connector; imports nothing above the cache root,

@@ -6,9 +6,9 @@ import time
 import pytest
 
 from flinkx_build.load.tables import check_flink_type
-from flinkx_build.semantic.type_text import row_fields
-from flinkx_build.semantic.type_text import split_top
-from flinkx_build.semantic.type_text import structure_problem
+from flinkx_build.type_text import row_fields
+from flinkx_build.type_text import split_top
+from flinkx_build.type_text import structure_problem
 from flinkx_build.semantic.types import field_type
 from flinkx_build.semantic.types import parse_type
 
