@@ -62,7 +62,9 @@ def run_rule_pass(job: RuleJob) -> tuple[list[Diagnostic], list[ParsedStatement]
                 line, col = chunk.position(violation.line_no, violation.line_pos)
                 diags.append(Diagnostic(job.display_path, line, col, violation.rule_code(), mask_in_context(violation.desc(), chunk.text),
                                         severity=_severity(violation, job.severities), fixable=bool(violation.fixes)))
-        if job.fix:
+        if job.fix and linted.templated_file is not None and linted.tree is not None:
+            # a statement sqlfluff could not lex (an unclosed bracket) has no tree to fix: its
+            # FX120 stands, and fix_string() would assert (found by the fuzzer)
             fixed, _ = linted.fix_string()
             if fixed != chunk.text:
                 edits.append((chunk.offset, chunk.offset + len(chunk.text), fixed))

@@ -122,3 +122,21 @@ def test_a_folder_that_is_a_symlink_to_itself_is_fx171_not_an_empty_folder(cli, 
         outcome = run(cli, ws, *command)
         assert outcome.exit_code == 1 and behaved(outcome)
         assert any(line.startswith(f"{folder}:1:1: FX171 ") for line in outcome.lines), (command, outcome.lines)
+
+
+@pytest.mark.parametrize("command", [("fix", ".", "projects/dws/tasks/user_profile_hbase.sql", "--diff"), ("fix", "."), ("lint", ".")])
+def test_fix_of_a_statement_sqlfluff_cannot_lex_is_fx120_not_an_internal_error(cli, ws, command):
+    """Found by a 30-minute run: `CAST(user_id (AS STRING)` leaves a bracket sqlfluff cannot
+    match, so it returns no tree and `fix_string()` asserted."""
+    task = ws / "projects/dws/tasks/user_profile_hbase.sql"
+    _edit(task, "  CAST(user_id AS STRING)                          AS rowkey,",
+          "  CAST(user_id (AS STRING)                          AS rowkey,")
+    before = task.read_bytes()
+    outcome = run(cli, ws, *command)
+    assert behaved(outcome)
+    if "--diff" in command:  # README: --diff prints the fixes, exit 1 only when there is one
+        assert outcome.exit_code == 0 and "nothing to fix" in outcome.stderr, outcome.lines
+    else:
+        assert outcome.exit_code == 1, outcome.lines
+        assert any(line.startswith("projects/dws/tasks/user_profile_hbase.sql:") and " FX120 " in line for line in outcome.lines), outcome.lines
+    assert task.read_bytes() == before  # nothing to fix in a statement that does not parse
