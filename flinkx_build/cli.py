@@ -179,7 +179,7 @@ NO_CYCLE_COLLECTOR = frozenset({"build", "graph", "impact", "lint"})
 # imported and the workspace loads (`frontend/worker.py`): lint of named files waits for sqlfluff
 # (import, rules, then the pass), so every 50 ms counts; a replayed lint kills it unused. A build
 # forks its own only after its run memo misses (forking earlier measured no faster), and sends it
-# the tasks edited since the last build once the projects are read (`compile/early_parse.py`).
+# the tasks edited since the last build once the projects are read (`workspace_build/early_parse.py`).
 # A lint of a whole workspace (no file named) has no use for it: its rule passes go to one
 # worker per core, and the process would only take CPU from the load.
 WARM_UP = {"lint": "lint"}

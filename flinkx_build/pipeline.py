@@ -123,7 +123,7 @@ class Session:
                 missing.append((task, context, key))
         submit = None
         if missing and self.parser is not None and self.parser.open:
-            submit = self.parser.take_or_submit  # a parse the build started early (`compile/early_parse.py`)
+            submit = self.parser.take_or_submit  # a parse the build started early (`workspace_build/early_parse.py`)
         elif missing and can_fork():
             self._pool = ProcessPoolExecutor(min(CORES, len(missing)), mp_context=mp.get_context("fork"))
             submit = self._pool.submit

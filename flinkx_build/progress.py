@@ -1,6 +1,6 @@
 """What a long stage reports its progress to: a phase with a count, then one advance per task.
 
-The stages (`compile/workspace.py`, `lint/run.py`) take a `Progress` from their caller, and the
+The stages (`workspace_build/compile_all.py`, `lint/run.py`) take a `Progress` from their caller, and the
 command line passes its terminal bar (`commands/progress.py`); the stages never decide whether a
 terminal shows one, and they import nothing from the command line for it.
 """

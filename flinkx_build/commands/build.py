@@ -38,7 +38,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         # only now the pipeline (networkx, the checks): a replayed build never needs it
         from flinkx_build.commands.common import check_projects
         from flinkx_build.commands.common import open_session
-        from flinkx_build.compile.early_parse import early_parses
+        from flinkx_build.workspace_build.early_parse import early_parses
         from flinkx_build.commands.progress import compile_with_progress
 
         on_projects = early_parses(parser, memo.out_dir) if memo is not None else None

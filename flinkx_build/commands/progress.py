@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
     from rich.progress import TaskID
 
-    from flinkx_build.compile.workspace import WorkspaceBuild
+    from flinkx_build.workspace_build.compile_all import WorkspaceBuild
     from flinkx_build.pipeline import Session
 
 SHOW_AFTER_S = 1.0
@@ -92,7 +92,7 @@ def task_progress() -> Iterator[TaskProgress]:
 
 def compile_with_progress(session: Session, projects: list[str]) -> WorkspaceBuild:
     """`compile_workspace` with the terminal bar (shown only where `bar_wanted`)."""
-    from flinkx_build.compile.workspace import compile_workspace
+    from flinkx_build.workspace_build.compile_all import compile_workspace
 
     with task_progress() as progress:
         return compile_workspace(session, projects, progress)

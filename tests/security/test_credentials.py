@@ -108,7 +108,7 @@ def test_build_output_shows_no_literal(ws, cli):
 
 def test_compiled_sql_keeps_literals_and_placeholders_and_the_manifest_shows_neither(ws):
     """Flink needs the value: compiled SQL is the one place a literal credential appears."""
-    from flinkx_build.compile.workspace import compile_workspace
+    from flinkx_build.workspace_build.compile_all import compile_workspace
     from flinkx_build.emit.manifest import build_manifest
 
     session = session_for(ws)

@@ -1,16 +1,16 @@
-"""A build starts the parses of the tasks edited since the last build before the tables load (compile/early_parse.py)."""
+"""A build starts the parses of the tasks edited since the last build before the tables load (workspace_build/early_parse.py)."""
 from __future__ import annotations
 
 import os
 
-from flinkx_build.compile.early_parse import MAX_EARLY
-from flinkx_build.compile.early_parse import early_parses
-from flinkx_build.compile.early_parse import edited_since
-from flinkx_build.compile.workspace import compile_workspace
 from flinkx_build.emit.folder import MARKER
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text
 from flinkx_build.pipeline import Session
+from flinkx_build.workspace_build.compile_all import compile_workspace
+from flinkx_build.workspace_build.early_parse import MAX_EARLY
+from flinkx_build.workspace_build.early_parse import early_parses
+from flinkx_build.workspace_build.early_parse import edited_since
 from tests.frontend.test_worker import _fresh
 from tests.frontend.test_worker import _workspace
 

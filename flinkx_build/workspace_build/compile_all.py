@@ -1,4 +1,4 @@
-"""compile, for the whole workspace: every task's summary, compiled SQL and the cross-task findings.
+"""The whole workspace compiled: every task's summary, compiled SQL and the cross-task findings.
 
 Build and validate share this step. Each task's summary comes from the
 summary cache when none of its inputs changed (`semantic/summary_cache.py`);
