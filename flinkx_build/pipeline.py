@@ -27,7 +27,7 @@ from flinkx_build.forked import can_fork
 from flinkx_build.forked import forked_pool
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.frontend.template import find_variables
+from flinkx_build.variables import find_variables
 from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text as _parse_text

@@ -27,7 +27,7 @@ from flinkx_build.deploy.identity import encode_statements
 from flinkx_build.deploy.plan import Action
 from flinkx_build.deploy.plan import Plan
 from flinkx_build.deploy.state import DesiredJob
-from flinkx_build.frontend.template import VARIABLE_PATTERN
+from flinkx_build.variables import VARIABLE_PATTERN
 
 
 class MissingSecret(Exception):

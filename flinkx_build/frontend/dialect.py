@@ -23,7 +23,7 @@ grouping sets, ``INSERT ... PARTITION``, JSON call clauses, ...) are in
 `frontend.dialect_flink120`, each checked against Flink's parser by a test.
 
 `${var}` is not grammar: the placeholder templater renders it before lexing
-(see `frontend.template`). Hints (``/*+ ... */``) stay comments for sqlfluff
+(see `flinkx_build.variables`). Hints (``/*+ ... */``) stay comments for sqlfluff
 and are read by `frontend.hints`.
 
 sqlfluff plugins cannot add dialects, so `register()` writes into sqlfluff's

@@ -32,7 +32,7 @@ from sqlfluff.core.parser.context import ParseContext
 from sqlfluff.core.rules import RulePack
 
 from flinkx_build.frontend import dialect
-from flinkx_build.frontend.template import sqlfluff_templater_config
+from flinkx_build.variables import sqlfluff_templater_config
 
 
 def fluff_config(context: tuple[tuple[str, str], ...], extra: tuple[tuple[str, dict], ...] = ()) -> FluffConfig:

@@ -17,12 +17,13 @@ def _frontend_version() -> str:
     """
     folder = Path(__file__).parent
     digest = hashlib.sha256()
-    for name in ("dialect.py", "extract.py", "hints.py", "splitter.py", "statements.py", "parse.py", "template.py",
+    for name in ("dialect.py", "extract.py", "hints.py", "splitter.py", "statements.py", "parse.py",
                  "positions.py", "query_ir.py", "query.py", "expressions.py", "dialect_flink120.py", "reserved_stop.py",
                  "code_loading.py", "dialect_real_sql.py"):
         digest.update((folder / name).read_bytes())
-    # what the parse reads from outside the front-end: code_loading's safe catalog types
-    digest.update((folder.parent / "engine_settings.py").read_bytes())
+    # what the parse reads from outside the front-end: `${var}` rendering, code_loading's safe catalog types
+    for name in ("variables.py", "engine_settings.py"):
+        digest.update((folder.parent / name).read_bytes())
     return digest.hexdigest()[:16]
 
 

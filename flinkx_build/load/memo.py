@@ -61,7 +61,7 @@ LAZY_WRITE_AFTER = 32  # cheap entries (`LoadMemo.put`) that make a write worth 
 # what the loaded result is computed by: an edit to any of these (a new check, a new field) is a miss
 _SOURCES = ("load/memo.py", "load/memo_codec.py", "load/tables.py", "load/names.py", "load/connectors.py",
             "load/yaml_io.py", "load/libyaml.py", "load/yaml_cache.py", "load/yaml_messages.py", "model.py", "errors.py",
-            "credentials.py", "limits.py", "hashing.py", "frontend/template.py")
+            "credentials.py", "limits.py", "hashing.py", "variables.py", "load/yaml_values.py", "type_text.py")
 
 
 @cache

@@ -9,8 +9,8 @@ from ruamel.yaml.comments import CommentedMap
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
-from flinkx_build.frontend.template import find_variables
-from flinkx_build.frontend.template import render
+from flinkx_build.variables import find_variables
+from flinkx_build.variables import render
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.load.connectors import connector_mismatch
 from flinkx_build.load.names import yaml_name

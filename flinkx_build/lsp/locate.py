@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
-from flinkx_build.frontend.template import VARIABLE_PATTERN
-from flinkx_build.frontend.template import find_variables
+from flinkx_build.variables import VARIABLE_PATTERN
+from flinkx_build.variables import find_variables
 from flinkx_build.lsp.analysis import TaskAnalysis
 from flinkx_build.resolve.model import BoundFunction
 from flinkx_build.resolve.model import BoundTable

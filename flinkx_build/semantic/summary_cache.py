@@ -31,7 +31,7 @@ from flinkx_build import json_codec
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
-from flinkx_build.frontend.template import render
+from flinkx_build.variables import render
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.hashing import code_version
 from flinkx_build.model import Task

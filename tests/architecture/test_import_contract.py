@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "flinkx_build"
 # Bottom to top. A unit is a sub-package (every module under it) or a top-level module.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # core types, diagnostics, hashing, process and cache plumbing: no knowledge of SQL
-    ("core", ("flinkx_build", "paths", "progress", "noqa", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
+    ("core", ("flinkx_build", "paths", "variables", "progress", "noqa", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
               "cache_root", "cache_secret", "cache_prune", "cache_entries", "markdown_text")),
     # what Flink, the engines and the connectors accept: tables of facts
     ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text")),
@@ -57,7 +57,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 EXCEPTIONS: dict[str, str] = {
     # each names what would remove it
     "flinkx_build.frontend.worker -> flinkx_build.lint.rule_pass": "the parser process warms up lint's rule pass by name; a warm-up passed in by lint would remove it",
-    "flinkx_build.load.tables -> flinkx_build.frontend.template": "YAML values render ${var} with the SQL pattern; template.py imports nothing and could move to core, with load/memo.py's list of hashed sources",
     # module pairs importing each other (the other direction is an ordinary import)
     "flinkx_build.resolve.model -> flinkx_build.semantic.model": "ResolvedTask.semantic types the model the pipeline attaches (TYPE_CHECKING); the pipeline could keep the pair instead",
     "flinkx_build.lint.jobs -> flinkx_build.lint.rule_pass": "run_job names the rule pass from a module without sqlfluff so a parent can send it to its parser process; imported only when run",

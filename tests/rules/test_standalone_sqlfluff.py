@@ -171,7 +171,7 @@ def test_cookbook_corpus_has_no_fx_errors():
     from sqlfluff.core import Linter
 
     from flinkx_build.frontend.splitter import split_statements
-    from flinkx_build.frontend.template import VARIABLE_REGEX
+    from flinkx_build.variables import VARIABLE_REGEX
 
     config = FluffConfig(
         configs={
