@@ -61,17 +61,11 @@ def prepare_standins(jvm: Any, tenv: Any, statements: list[Statement], udfs: tup
                     raise NotPlanned(why)
                 config.setString(key, str(operation.getValue().get()))
         elif name == "CreateTableOperation":
-            table = operation.getCatalogTable()
-            options = standin.swap_connector(dict(table.getOptions()))
-            ddl = jvm.org.apache.flink.table.operations.ddl
-            swapped = ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
-                                               operation.isIgnoreIfExists(), operation.isTemporary())
+            swapped = standin.standin_create_table(jvm, operation)
             call(lambda: tenv.executeInternal(swapped))
         elif name in _FUNCTIONS:
             _standin_function(jvm, tenv, operation, name, udfs, call)
-        elif name.startswith(_CATALOG_ONLY_PREFIXES) or (
-                name == "CreateCatalogOperation"
-                and dict(operation.getProperties()).get("type") in engine_settings.SAFE_CATALOG_TYPES):
+        elif name.startswith(_CATALOG_ONLY_PREFIXES) or standin.safe_catalog(operation):
             call(lambda: tenv.executeInternal(operation))
         elif name.startswith(_LOADS_CODE_PREFIXES):
             raise NotPlanned(f"FX195 not planned: {name} could load or run code on this machine: {_first_words(stmt)}")

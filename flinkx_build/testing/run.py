@@ -203,8 +203,7 @@ class TestRunner:
         outside the test's stand-ins, so a test refuses it."""
         operation = tenv.getParser().parse(sql).get(0)
         name = str(operation.getClass().getSimpleName())
-        if name.startswith(("CreateView", "DropView", "AlterView", "Use")) or (
-                name == "CreateCatalogOperation" and dict(operation.getProperties()).get("type") in engine_settings.SAFE_CATALOG_TYPES):
+        if name.startswith(("CreateView", "DropView", "AlterView", "Use")) or standin.safe_catalog(operation):
             tenv.executeSql(sql)
         elif not name.startswith(("Show", "Describe", "Explain")):
             raise NotRunnable(f"flinkx test does not run this statement ({name}): "
@@ -216,15 +215,10 @@ class TestRunner:
         if str(operation.getClass().getSimpleName()) != "CreateTableOperation":
             # CREATE TABLE ... AS SELECT would run its own job with the real connector
             raise NotRunnable("flinkx test does not run CREATE TABLE ... AS SELECT; write CREATE TABLE and INSERT")
-        table = operation.getCatalogTable()
         name = str(operation.getTableIdentifier().getObjectName())
-        options = standin.swap_connector(dict(table.getOptions()))
         info = emitted.get(name)
-        options[FIXTURE_ROWS_KEY] = rows.get(info.key, "[]") if info else "[]"
-        options[COLLECT_ID_KEY] = prefix + name
-        ddl = self._jvm.org.apache.flink.table.operations.ddl
-        tenv.executeInternal(ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
-                                                      operation.isIgnoreIfExists(), operation.isTemporary()))
+        fixture = {FIXTURE_ROWS_KEY: rows.get(info.key, "[]") if info else "[]", COLLECT_ID_KEY: prefix + name}
+        tenv.executeInternal(standin.standin_create_table(self._jvm, operation, fixture))
 
     def _create_function(self, tenv: Any, sql: str, script: CompiledScript, case: TestCase) -> None:
         """A project function runs as the validator's stand-in: NULL, or what the test gives."""

@@ -333,7 +333,7 @@ class FlinkSession:
         elif name == "SqlCreateCatalog":
             # only Flink's own in-memory catalog, decided on the parsed operation's properties
             operation = tenv.getParser().parse(statement_sql(stmt)).get(0)
-            if dict(operation.getProperties()).get("type") in engine_settings.SAFE_CATALOG_TYPES:
+            if standin.safe_catalog(operation):
                 tenv.executeInternal(operation)
         elif name.startswith(_DDL_PREFIXES) and name not in _NOT_EXECUTED:
             tenv.executeSql(statement_sql(stmt))
@@ -344,21 +344,15 @@ class FlinkSession:
         parsed operation, not the text, so LIKE clauses and positions stay exact."""
         tenv = state.tenv
         operation = tenv.getParser().parse(statement_sql(state.script.statements[index])).get(0)
-        tenv.executeInternal(self._swapped(operation))
+        tenv.executeInternal(standin.standin_create_table(self._gw.jvm, operation))
 
-    def _swapped(self, operation: Any) -> Any:
-        table = operation.getCatalogTable()
-        options = standin.swap_connector(dict(table.getOptions()))
-        ddl = self._gw.jvm.org.apache.flink.table.operations.ddl
-        return ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
-                                        operation.isIgnoreIfExists(), operation.isTemporary())
 
     def _create_table_as(self, state: _ScriptState, index: int) -> None:
         """CTAS: create the target with the stand-in, then plan the INSERT part. Executing the
         statement would run a job."""
         tenv = state.tenv
         operation = tenv.getParser().parse(statement_sql(state.script.statements[index])).get(0)
-        tenv.executeInternal(self._swapped(operation.getCreateTableOperation()))
+        tenv.executeInternal(standin.standin_create_table(self._gw.jvm, operation.getCreateTableOperation()))
         sink = operation.toSinkModifyOperation(tenv.getCatalogManager())
         operations = self._gw.jvm.java.util.ArrayList()
         operations.add(sink)

@@ -6,7 +6,10 @@ format, and passed to it as table options.
 """
 from __future__ import annotations
 
+from typing import Any
 from typing import Mapping
+
+from flinkx_build.engine_settings import SAFE_CATALOG_TYPES
 
 from flinkx_build.validate.contract import UdfStub
 
@@ -73,6 +76,24 @@ def swap_connector(options: Mapping[str, str]) -> dict[str, str]:
     swapped[SOURCE_CHANGELOG_KEY] = source_changelog(connector, options)
     swapped[SINK_CHANGELOG_KEY] = sink_changelog(connector, options)
     return swapped
+
+
+def standin_create_table(jvm: Any, operation: Any, extra: Mapping[str, str] | None = None) -> Any:
+    """Flink's parsed CREATE TABLE with its connector swapped for the stand-in (plus `extra`
+    options): swapped on the operation, not the text, so LIKE clauses and positions stay exact.
+    validate, `flinkx test` and deploy's planner all execute this instead of the statement."""
+    table = operation.getCatalogTable()
+    options = {**swap_connector(dict(table.getOptions())), **(extra or {})}
+    ddl = jvm.org.apache.flink.table.operations.ddl
+    return ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
+                                    operation.isIgnoreIfExists(), operation.isTemporary())
+
+
+def safe_catalog(operation: Any) -> bool:
+    """A parsed CREATE CATALOG of Flink's own in-memory type (`SAFE_CATALOG_TYPES`): the one catalog
+    flinkx executes while planning; every other type's factory is a plugin's code (FX195)."""
+    return (str(operation.getClass().getSimpleName()) == "CreateCatalogOperation"
+            and dict(operation.getProperties()).get("type") in SAFE_CATALOG_TYPES)
 
 
 # --- functions -----------------------------------------------------------------------------
