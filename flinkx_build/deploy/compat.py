@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
+from flinkx_build import type_text
+
 COMPATIBLE = "compatible"
 PARTIAL = "partial"
 INCOMPATIBLE = "incompatible"
@@ -40,7 +42,6 @@ _JOINS = {"join", "window-join", "interval-join", "temporal-join", "multi-join"}
 _OTHER_STATEFUL = {"match", "over-aggregate", "python-over-aggregate", "changelog-normalize", "temporal-sort"}
 STATEFUL_KINDS = _AGGREGATES | _WINDOW_AGGREGATES | _DEDUPLICATES | _RANKS | _JOINS | _OTHER_STATEFUL
 _TYPE = re.compile(r"^stream-exec-(?P<kind>.+?)_(?P<version>\d+)$")
-_FIELD = re.compile(r"^`((?:[^`]|``)*)`\s+(.*)$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -96,36 +97,12 @@ def _canonical(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
-def _split_top(text: str) -> list[str]:
-    parts, depth, start, quoted = [], 0, 0, False
-    for i, ch in enumerate(text):
-        if ch == "`":
-            quoted = not quoted  # a doubled `` toggles twice: still inside
-        elif quoted:
-            continue
-        elif ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
-
-
 def row_fields(output_type: Any) -> list[tuple[str, str]]:
     """(name, type) of each field of a plan's row type (its string or its JSON form)."""
     if isinstance(output_type, dict):
         return [(str(f.get("name")), _canonical(f.get("fieldType"))) for f in output_type.get("fields", [])]
     text = str(output_type or "")
-    if not (text.startswith("ROW<") and text.endswith(">")):
-        return []
-    fields = []
-    for part in _split_top(text[4:-1]):
-        match = _FIELD.match(part)
-        fields.append((match[1].replace("``", "`"), match[2]) if match else (part, ""))
-    return fields
+    return type_text.row_fields(text) if text.startswith("ROW<") and text.endswith(">") else []
 
 
 def _short_name(node: dict[str, Any]) -> str:
