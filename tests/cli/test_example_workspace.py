@@ -1,4 +1,4 @@
-"""CI builds and lints the showcase (validate: tests/test_validate_cli.py)."""
+"""CI builds and lints the showcase (validate: tests/validate/test_validate_cli.py)."""
 from __future__ import annotations
 
 import shutil

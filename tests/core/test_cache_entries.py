@@ -89,7 +89,7 @@ def test_a_key_file_that_is_a_link_or_readable_by_others_is_not_used(tmp_path, m
 
 def test_runs_that_start_together_agree_on_one_key(tmp_path):
     """The first runs on a machine race to make the key: each must end with the same whole key."""
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     env = {**os.environ, "FLINKX_HOME": str(tmp_path / "home"), "PYTHONPATH": str(repo)}
     code = "from flinkx_build.cache_secret import cache_secret; print(cache_secret().hex())"
     runs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True) for _ in range(4)]

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from flinkx_build.errors import CODES
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_every_code_has_a_page_section():

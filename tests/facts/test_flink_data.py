@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import SEEDS
 
-DATA = Path(__file__).resolve().parents[1] / "flinkx_build" / "data"
+DATA = Path(__file__).resolve().parents[2] / "flinkx_build" / "data"
 SEED = SEEDS / "001_90a7bf2ca5333a9b.txt"
 
 

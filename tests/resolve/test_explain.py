@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURE = Path(__file__).parent / "fixtures" / "seed000_five_inserts"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "seed000_five_inserts"
 TASK = "projects/p/tasks/five_inserts.sql"
 
 

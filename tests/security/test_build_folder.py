@@ -10,7 +10,7 @@ import pytest
 from flinkx_build.emit.folder import MARKER
 from flinkx_build.emit.writer import write_build
 from flinkx_build.errors import UsageError
-from tests.test_build_cli import WS
+from tests.emit.test_build_cli import WS
 
 
 @pytest.fixture

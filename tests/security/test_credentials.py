@@ -122,7 +122,7 @@ def test_compiled_sql_keeps_literals_and_placeholders_and_the_manifest_shows_nei
 
 def test_build_folder_is_private_to_its_owner(make_workspace, cli):
     """Compiled SQL may hold literal credentials: the build folder is not readable by others."""
-    from tests.test_build_cli import WS
+    from tests.emit.test_build_cli import WS
 
     root = make_workspace(WS, name="clean")
     assert cli("build", str(root)).exit_code == 0

@@ -15,7 +15,7 @@ from tests.conftest import EXAMPLE
 
 pytestmark = pytest.mark.flink
 needs_flink = pytest.mark.skipif(flink_available() is not None, reason=f"Flink extra not usable: {flink_available()}")
-FIXTURE = Path(__file__).parent / "fixtures" / "validate_errors"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "validate_errors"
 
 
 def run_flinkx(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
