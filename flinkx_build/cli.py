@@ -57,8 +57,9 @@ class _Group(click.Group):
             gc.enable()
         if _invoked in WARM_UP and not ctx.resilient_parsing and not {"-h", "--help"} & set(args) and _names_files(args[1:]):
             from flinkx_build.frontend import worker
+            from flinkx_build.lint.rule_worker import warm_up_rules  # (a module without sqlfluff)
 
-            worker.start_early(WARM_UP[_invoked])
+            worker.start_early(warm_up_rules)
         return resolved
 
     def invoke(self, ctx: click.Context):
@@ -182,7 +183,7 @@ NO_CYCLE_COLLECTOR = frozenset({"build", "graph", "impact", "lint"})
 # the tasks edited since the last build once the projects are read (`workspace_build/early_parse.py`).
 # A lint of a whole workspace (no file named) has no use for it: its rule passes go to one
 # worker per core, and the process would only take CPU from the load.
-WARM_UP = {"lint": "lint"}
+WARM_UP = frozenset({"lint"})
 _invoked: str | None = None
 _format = ""  # the invoked command's --format
 

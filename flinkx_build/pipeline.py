@@ -202,7 +202,6 @@ class Session:
             result.diagnostics[:0] = self.variable_diagnostics(task)
             model = analyze(self.workspace, result)
             result.diagnostics.extend(run_checks(self.workspace, result, model))
-            result.semantic = model
             self._resolved[task.key] = result
             self._models[task.key] = model
         return self._resolved[task.key]
@@ -275,12 +274,12 @@ class Session:
         settings = [ws.config.engine, ws.config.flink_version, ws.config.dataphin_version, self.mode]
         key = self.summary_key(task)
         if not compile:
-            made = summarize(rt, None, settings)
+            made = summarize(rt, self.model(task), None, settings)
             if self.summary_cache is not None:
                 self.summary_cache.put(self.summary_cache.without_sql(key), made)
             self._lite[task.key] = made
             return made
-        made = summarize(rt, None if self._blocks_compile(task, rt.diagnostics) else self.compiled(task).text, settings)
+        made = summarize(rt, self.model(task), None if self._blocks_compile(task, rt.diagnostics) else self.compiled(task).text, settings)
         if self.summary_cache is not None:
             self.summary_cache.put(key, made)
         self._summaries[task.key] = made

@@ -32,8 +32,9 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     # the few tasks a change needs parsing go to a process that imports sqlfluff from now on,
     # while this one imports the pipeline and loads the workspace (`frontend/worker.py`)
     from flinkx_build.frontend.worker import take
+    from flinkx_build.frontend.worker import warm_parser
 
-    parser = take("parse")
+    parser = take(warm_parser)
     try:
         # only now the pipeline (networkx, the checks): a replayed build never needs it
         from flinkx_build.commands.common import check_projects

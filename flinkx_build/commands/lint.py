@@ -77,8 +77,9 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
         parser = None
         if files and not fix:
             from flinkx_build.frontend.worker import take
+            from flinkx_build.lint.rule_worker import warm_up_rules
 
-            parser = take("lint")
+            parser = take(warm_up_rules)
         try:
             memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore)
             replayed = memo.replay() if memo is not None else None

@@ -40,19 +40,17 @@ def parse_text(job: tuple[str, dict[str, str]]) -> list[ParsedStatement]:
     return [pc.statement for pc in parse_task_text(text, context)]
 
 
-def _warm_parser() -> None:
+def warm_parser() -> None:
+    """Import sqlfluff and build the dialect: the warm-up of a process that will parse."""
     from flinkx_build.frontend.parse import warm_up
 
     warm_up()
 
 
-def _warm_rules() -> None:
-    from flinkx_build.lint.rule_pass import warm_up
-
-    warm_up()
-
-
-WARM_UPS: dict[str, Callable[[], None]] = {"parse": _warm_parser, "lint": _warm_rules}
+# What a process does before its first job, handed in by the stage that will use it (a module-level
+# function: the executor sends it by name). The front-end knows only its own, `warm_parser`; lint
+# passes its rule pass's (`lint/rule_worker.py`), so no import here points up to lint.
+WarmUp = Callable[[], None]
 
 
 def _leave_with_parent(parent: int) -> None:
@@ -72,8 +70,8 @@ class ParserProcess:
         self._ahead: list[tuple[Callable[[Any], Any], Any, Future]] = []  # (fn, job, its future), not yet taken
 
     @classmethod
-    def start(cls, warm: str) -> "ParserProcess | None":
-        """A process warming up for `warm` ("parse" or "lint"), or None where it cannot be forked safely.
+    def start(cls, warm: WarmUp) -> "ParserProcess | None":
+        """A process running `warm` first, or None where it cannot be forked safely.
 
         Only a single-threaded process forks it: a lock another thread holds at the fork (an
         import, a stream) stays locked in the child for good. The command line has one thread;
@@ -83,7 +81,7 @@ class ParserProcess:
         pool = ProcessPoolExecutor(1, mp_context=mp.get_context("fork"), initializer=_leave_with_parent,
                                    initargs=(os.getpid(),))
         pid = pool.submit(os.getpid)  # the executor forks its process on the first job: now
-        pool.submit(WARM_UPS[warm])
+        pool.submit(warm)
         return cls(pool, pid)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
@@ -132,17 +130,17 @@ class ParserProcess:
 
 # A process the command line forks as soon as it knows the command (`cli.WARM_UP`), before the
 # command's own modules are imported: the command takes it (`take`) or the CLI closes it.
-_early: dict[str, ParserProcess] = {}
+_early: dict[WarmUp, ParserProcess] = {}
 
 
-def start_early(warm: str) -> None:
+def start_early(warm: WarmUp) -> None:
     if warm not in _early:
         process = ParserProcess.start(warm)
         if process is not None:
             _early[warm] = process
 
 
-def take(warm: str) -> ParserProcess | None:
+def take(warm: WarmUp) -> ParserProcess | None:
     """The process started early for `warm`, else a new one (None where none can be forked)."""
     early = _early.pop(warm, None)
     return early if early is not None and early.open else ParserProcess.start(warm)

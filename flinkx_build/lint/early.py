@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flinkx_build.frontend.worker import ParserProcess
-from flinkx_build.lint.jobs import run_job
+from flinkx_build.lint.rule_worker import run_job
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.task_jobs import job_for

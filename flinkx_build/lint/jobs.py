@@ -1,12 +1,10 @@
-"""What a rule pass reads, as data: so it can be sent to another process (no sqlfluff here)."""
+"""What a rule pass reads, as data: so it can be sent to another process (no sqlfluff here).
+
+The pass itself is `rule_pass.py`; `rule_worker.py` names it for a parser process.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from flinkx_build.errors import Diagnostic
-    from flinkx_build.frontend.statements import ParsedStatement
 
 SQL_RULES = ("FX01", "FX02", "FX03")
 Edit = tuple[int, int, str]  # (start, end, replacement) in the task's text
@@ -23,9 +21,3 @@ class RuleJob:
     severities: dict[str, str]  # flinkx.yaml lint.severities
     fix: bool
 
-
-def run_job(job: RuleJob) -> tuple[list[Diagnostic], list[ParsedStatement], list[Edit]]:
-    """`rule_pass.run_rule_pass`, named from a module without sqlfluff (what a parent sends its parser process)."""
-    from flinkx_build.lint.rule_pass import run_rule_pass
-
-    return run_rule_pass(job)

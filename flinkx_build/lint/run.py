@@ -17,7 +17,7 @@ from flinkx_build.checks.workspace import wanted_opt_in
 from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.lint.jobs import run_job
+from flinkx_build.lint.rule_worker import run_job
 from flinkx_build.lint.parallel import rule_passes_in_parallel
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass

@@ -6,16 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
-from typing import TYPE_CHECKING
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Task
-
-if TYPE_CHECKING:
-    from flinkx_build.semantic.model import TaskModel
 
 
 @dataclass(frozen=True)
@@ -128,7 +124,6 @@ class ResolvedTask:
     writes: set[str]
     columns_read: dict[str, set[str]]
     diagnostics: list[Diagnostic]
-    semantic: "TaskModel | None" = None  # the column-level model (flinkx_build/semantic), set by the pipeline
 
     @property
     def ok(self) -> bool:

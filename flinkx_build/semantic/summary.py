@@ -19,6 +19,7 @@ from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 from flinkx_build.errors import Diagnostic
@@ -29,6 +30,9 @@ from flinkx_build.resolve.reads import CdcReader
 from flinkx_build.resolve.reads import mysql_cdc_readers
 from flinkx_build.resolve.reads import reads_of
 from flinkx_build.semantic.columns import column_use
+
+if TYPE_CHECKING:
+    from flinkx_build.semantic.model import TaskModel
 
 
 @dataclass(frozen=True)
@@ -94,8 +98,8 @@ class TaskSummary:
         return {w.table for w in self.writes}
 
 
-def summarize(rt: ResolvedTask, compiled: str | None, settings: list[str]) -> TaskSummary:
-    """The summary of a resolved task (its semantic model set); `settings` enter the fingerprint."""
+def summarize(rt: ResolvedTask, model: TaskModel, compiled: str | None, settings: list[str]) -> TaskSummary:
+    """The summary of a resolved task and its semantic model; `settings` enter the fingerprint."""
     task = rt.task
     use = column_use(rt)
     first: dict[tuple[str, str], tuple[int, int]] = {}
@@ -121,9 +125,9 @@ def summarize(rt: ResolvedTask, compiled: str | None, settings: list[str]) -> Ta
         servers = options.get("properties.bootstrap.servers", ("", None))[0]
         if group and topic and origin is not None:
             kafka.append(KafkaRead(bound.key, servers, topic, group, origin))
-    lineage = [] if rt.semantic is None else [
+    lineage = [
         {"column": target.format(), "from": source.column.format(), "transformation": source.transformation}
-        for target, source in rt.semantic.column_lineage()
+        for target, source in model.column_lineage()
     ]
     # The task's own text after rendering, normalised: what its names are bound to is
     # compared separately by impact (a binding lost with a removed table is that table's change).

@@ -13,8 +13,10 @@ import pytest
 
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text
+from flinkx_build.frontend.worker import warm_parser
 from flinkx_build.lint.jobs import RuleJob
-from flinkx_build.lint.jobs import run_job
+from flinkx_build.lint.rule_worker import run_job
+from flinkx_build.lint.rule_worker import warm_up_rules
 from flinkx_build.pipeline import Session
 
 TASK = """SET src.scan.startup.mode = 'latest-offset';
@@ -59,7 +61,7 @@ def _workspace(make_workspace):
 
 def _parses_exactly_as_the_parent():
     assert threading.active_count() == 1
-    process = ParserProcess.start("parse")
+    process = ParserProcess.start(warm_parser)
     assert process is not None
     try:
         assert process.submit(parse_text, (TASK, {})).result(timeout=60) == parse_text((TASK, {}))
@@ -69,7 +71,7 @@ def _parses_exactly_as_the_parent():
 
 def _runs_a_rule_pass_exactly_as_the_parent():
     job = RuleJob("SELECT `select` FROM t;\n", "t.sql", {}, ("FX01", "FX02", "FX03"), "3.7", False, {}, False)
-    process = ParserProcess.start("lint")
+    process = ParserProcess.start(warm_up_rules)
     assert process is not None
     try:
         assert process.submit(run_job, job).result(timeout=60) == run_job(job)
@@ -78,7 +80,7 @@ def _runs_a_rule_pass_exactly_as_the_parent():
 
 
 def _close_stops_the_process_even_mid_warm_up():
-    process = ParserProcess.start("lint")
+    process = ParserProcess.start(warm_up_rules)
     assert process is not None
     pid = process._pid.result(timeout=30)
     process.close()  # at once: the warm-up (importing sqlfluff) is not finished
@@ -89,7 +91,7 @@ def _close_stops_the_process_even_mid_warm_up():
 
 
 def _a_session_whose_process_died_still_parses(root):
-    session = Session.open(root, parser=ParserProcess.start("parse"))
+    session = Session.open(root, parser=ParserProcess.start(warm_parser))
     assert session.parser is not None
     os.kill(session.parser._pid.result(timeout=30), 9)
     time.sleep(0.2)
@@ -124,7 +126,7 @@ def test_no_process_is_forked_beside_another_thread():
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        assert ParserProcess.start("parse") is None
+        assert ParserProcess.start(warm_parser) is None
     finally:
         stop.set()
         other.join()
@@ -146,7 +148,7 @@ def test_the_command_line_leaves_no_process_holding_its_output(make_workspace, c
 def _a_job_started_ahead_is_taken_once():
     job = RuleJob(TASK, "t.sql", {}, ("FX01", "FX02", "FX03"), "3.7", False, {}, False)
     other = RuleJob(TASK, "u.sql", {}, ("FX01", "FX02", "FX03"), "3.7", False, {}, False)
-    process = ParserProcess.start("lint")
+    process = ParserProcess.start(warm_up_rules)
     assert process is not None
     try:
         process.submit_ahead(run_job, job)
@@ -167,7 +169,7 @@ def _a_named_files_pass_starts_before_the_tables_load(root):
     from flinkx_build.lint.select import EVERY_CODE
 
     task_file = root / "projects/p/tasks/t.sql"
-    process = ParserProcess.start("lint")
+    process = ParserProcess.start(warm_up_rules)
     assert process is not None
     started = []
 

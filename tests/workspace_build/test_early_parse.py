@@ -6,6 +6,7 @@ import os
 from flinkx_build.emit.folder import MARKER
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text
+from flinkx_build.frontend.worker import warm_parser
 from flinkx_build.pipeline import Session
 from flinkx_build.workspace_build.compile_all import compile_workspace
 from flinkx_build.workspace_build.early_parse import MAX_EARLY
@@ -52,7 +53,7 @@ def _an_edited_task_is_parsed_before_the_tables_load_and_the_build_takes_it(root
         _age(task, 200)  # older than the last build: not a guess
     edited = root / "projects/p/tasks/t.sql"
     edited.write_text(edited.read_text() + "-- edited\n")
-    process = ParserProcess.start("parse")
+    process = ParserProcess.start(warm_parser)
     assert process is not None
     started = []
     start = early_parses(process, out)
