@@ -86,6 +86,31 @@ def bracket_body(text: str) -> str | None:
     return text[cut + 1:-1]
 
 
+def bracket_span(text: str) -> tuple[int, int] | None:
+    """(index of the first `<` or `(` outside quotes, index of the bracket closing it), or None
+    when `text` has none or it is not closed: `TIMESTAMP(3) WITH LOCAL TIME ZONE`, `ROW<a INT> NOT NULL`."""
+    stack: list[str] = []
+    start, i, n = -1, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "`'":
+            end = _closing_quote(text, i + 1, ch)
+            if end < 0:
+                return None
+            i = end + 1
+            continue
+        if ch in _OPEN:
+            start = i if not stack and start < 0 else start
+            stack.append(_OPEN[ch])
+        elif ch in _CLOSE:
+            if not stack or stack.pop() != ch:
+                return None
+            if not stack:
+                return start, i
+        i += 1
+    return None
+
+
 def row_fields(text: str) -> list[tuple[str, str]]:
     """The (name, type text) fields of `ROW<a INT, b STRING>`; [] when it is not well formed."""
     body = bracket_body(text)

@@ -16,6 +16,11 @@ from decimal import Decimal
 from decimal import InvalidOperation
 from typing import Any
 
+from flinkx_build.type_text import bracket_span
+from flinkx_build.type_text import field_name
+from flinkx_build.type_text import split_top
+from flinkx_build.type_text import structure_problem
+
 
 @dataclass(frozen=True)
 class FlinkType:
@@ -40,67 +45,54 @@ _SYNONYMS = {
     "BINARY": "BYTES", "VARBINARY": "BYTES", "ROW": "ROW", "ARRAY": "ARRAY", "MAP": "MAP",
     "MULTISET": "MULTISET",
 }
-# whitespace is a match of its own (skipped): a `\s*` before the token made finditer rescan a long
-# run of spaces from every position of it (quadratic, issue 26 item 6)
-_TOKEN = re.compile(r"\s+|(`(?:[^`]|``)*`|'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_$]*|\d+|[<>(),])")
 _INT_RANGE = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
 
 
 def parse_type(text: str) -> FlinkType:
-    """A Flink SQL type as written in a meta table; raises ValueError on what it cannot read."""
-    tokens = [m.group(1) for m in _TOKEN.finditer(text) if m.group(1) is not None]
-    flink_type, _ = _parse(tokens, 0)
-    return flink_type
+    """A Flink SQL type as written in a meta table; raises ValueError on what it cannot read.
+
+    The brackets, quoted names and comments are read by `type_text` (the one reader of type
+    strings); this reads only the words around them."""
+    problem = structure_problem(text)
+    if problem:
+        raise ValueError(problem)
+    return _read(text)
 
 
-def _parse(tokens: list[str], i: int) -> tuple[FlinkType, int]:
-    if i >= len(tokens):
+_COMPOSITE = ("ROW", "ARRAY", "MAP", "MULTISET")
+_TRAILING = frozenset({"WITH", "WITHOUT", "LOCAL", "TIME", "ZONE", "NOT", "NULL"})
+
+
+def _read(text: str) -> FlinkType:
+    span = bracket_span(text)
+    head, body, rest = (text, None, "") if span is None else (text[:span[0]], text[span[0] + 1:span[1]], text[span[1] + 1:])
+    words = head.split()
+    if not words:
         raise ValueError("type expected")
-    word = tokens[i].upper()
-    i += 1
-    if word == "DOUBLE" and i < len(tokens) and tokens[i].upper() == "PRECISION":
-        i += 1
-    if word == "CHARACTER" and i < len(tokens) and tokens[i].upper() == "VARYING":
-        i += 1
+    word = words[0].upper()
     root = _SYNONYMS.get(word)
     if root is None:
         raise ValueError(f"unknown type {word}")
-    params: list[int] = []
-    fields: list[tuple[str, FlinkType]] = []
-    if i < len(tokens) and tokens[i] in "<(" and root in ("ROW", "ARRAY", "MAP", "MULTISET"):
-        close = ">" if tokens[i] == "<" else ")"
-        i += 1
-        while i < len(tokens) and tokens[i] != close:
-            name = ""
-            if root == "ROW":
-                name = tokens[i].strip("`")
-                i += 1
-            child, i = _parse(tokens, i)
-            if i < len(tokens) and tokens[i].startswith("'"):  # ROW field COMMENT
-                i += 1
-            fields.append((name, child))
-            if i < len(tokens) and tokens[i] == ",":
-                i += 1
-        i += 1
-    elif i < len(tokens) and tokens[i] == "(":
-        i += 1
-        while i < len(tokens) and tokens[i] != ")":
-            if tokens[i].isdigit():
-                params.append(int(tokens[i]))
-            i += 1
-        i += 1
-    # trailing words: WITH [LOCAL] TIME ZONE, WITHOUT TIME ZONE, NOT NULL, NULL
-    trailing: list[str] = []
-    while i < len(tokens) and tokens[i].upper() in ("WITH", "WITHOUT", "LOCAL", "TIME", "ZONE", "NOT", "NULL"):
-        trailing.append(tokens[i].upper())
-        i += 1
+    # DOUBLE PRECISION, CHARACTER VARYING; then WITH [LOCAL] TIME ZONE, WITHOUT TIME ZONE, NOT NULL,
+    # NULL; a ROW field's comment and anything else after the type is not part of it
+    trailing = {w.upper() for w in words[1:] + rest.split()} & _TRAILING
+    params: tuple[int, ...] = ()
+    fields: tuple[tuple[str, FlinkType], ...] = ()
+    if body is not None and root in _COMPOSITE:
+        parts = [part for part in split_top(body).parts if part.strip()]
+        if root == "ROW":
+            fields = tuple((name, _read(type_text)) for name, type_text in map(field_name, parts))
+        else:
+            fields = tuple(("", _read(part)) for part in parts)
+    elif body is not None:
+        params = tuple(int(part) for part in (p.strip() for p in split_top(body).parts) if part.isdigit())
     if root == "TIMESTAMP" and "LOCAL" in trailing:
         root = "TIMESTAMP_LTZ"
     if root in ("STRING", "BYTES"):
-        params = []  # lengths are not checked: Flink pads or truncates on the way in
+        params = ()  # lengths are not checked: Flink pads or truncates on the way in
     if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and not params:
-        params = [6]
-    return FlinkType(root, tuple(params), tuple(fields)), i
+        params = (6,)
+    return FlinkType(root, params, fields)
 
 
 _EXAMPLES = {
