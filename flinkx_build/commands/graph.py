@@ -137,7 +137,7 @@ def _event_time(value: str | None) -> str:
 def _openlineage_writer():
     """`events_jsonl`, or the install hint and exit 2 when the optional client is missing."""
     try:  # the lineage extra is optional: say how to get it, in one line
-        from flinkx_build.graph.openlineage import events_jsonl
+        from flinkx_build.lineage.openlineage import events_jsonl
     except ImportError as exc:
         if "openlineage" not in str(exc.name or exc):
             raise

@@ -5,7 +5,7 @@ base revision, and the head revision or the working tree, each through the
 same pipeline `flinkx build` uses. The parse cache is keyed by content, so
 both sides share the working tree's cache and an unchanged task is never
 parsed twice. With a second core the base is taken in a forked child
-(`graph/forked_snapshot.py`) while this process takes the head.
+(`impact/forked_snapshot.py`) while this process takes the head.
 """
 from __future__ import annotations
 
@@ -20,19 +20,19 @@ from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.errors import UsageError
-from flinkx_build.graph.forked_snapshot import ForkedSnapshot
-from flinkx_build.graph.forked_snapshot import can_take_forked
-from flinkx_build.graph.gitrev import Revision
-from flinkx_build.graph.gitrev import checkout
-from flinkx_build.graph.gitrev import repo_root
-from flinkx_build.graph.gitrev import resolve_revision
-from flinkx_build.graph.gitrev import workspace_prefix
-from flinkx_build.graph.impact import FAIL_ON
-from flinkx_build.graph.impact import compare
-from flinkx_build.graph.report import ReportContext
-from flinkx_build.graph.report import render_report
-from flinkx_build.graph.snapshot import Snapshot
-from flinkx_build.graph.snapshot import take_snapshot
+from flinkx_build.impact.forked_snapshot import ForkedSnapshot
+from flinkx_build.impact.forked_snapshot import can_take_forked
+from flinkx_build.impact.gitrev import Revision
+from flinkx_build.impact.gitrev import checkout
+from flinkx_build.impact.gitrev import repo_root
+from flinkx_build.impact.gitrev import resolve_revision
+from flinkx_build.impact.gitrev import workspace_prefix
+from flinkx_build.impact.compare import FAIL_ON
+from flinkx_build.impact.compare import compare
+from flinkx_build.impact.report import ReportContext
+from flinkx_build.impact.report import render_report
+from flinkx_build.impact.snapshot import Snapshot
+from flinkx_build.impact.snapshot import take_snapshot
 from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
 
@@ -61,7 +61,7 @@ def revision_session(folder: Path, work: Session) -> Session:
 
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
-    from flinkx_build.graph.impact_validate import flink_verdicts
+    from flinkx_build.impact.planner_check import flink_verdicts
     from flinkx_build.validate.engine import FlinkUnavailable
     from flinkx_build.validate.engine import flink_available
 

@@ -10,9 +10,9 @@ from flinkx_build.commands.common import mode_option
 from flinkx_build.commands.common import open_session
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import did_you_mean
-from flinkx_build.graph.lineage import column_graph
-from flinkx_build.graph.lineage import find_column
-from flinkx_build.graph.lineage import walk
+from flinkx_build.lineage.column_graph import column_graph
+from flinkx_build.lineage.column_graph import find_column
+from flinkx_build.lineage.column_graph import walk
 
 
 @click.command("lineage")

@@ -16,8 +16,8 @@ from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
 from flinkx_build.deploy.identity import Statement
 from flinkx_build.errors import Diagnostic
-from flinkx_build.graph.gitrev import Revision
-from flinkx_build.graph.gitrev import checkout
+from flinkx_build.impact.gitrev import Revision
+from flinkx_build.impact.gitrev import checkout
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import UdfStub
 

@@ -23,8 +23,8 @@ from dataclasses import field
 import networkx as nx
 
 from flinkx_build.errors import Diagnostic
-from flinkx_build.graph.snapshot import Snapshot
-from flinkx_build.graph.snapshot import TaskFacts
+from flinkx_build.impact.snapshot import Snapshot
+from flinkx_build.impact.snapshot import TaskFacts
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.resolve.effective import locked_options

@@ -39,15 +39,15 @@ from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import UsageError
 from flinkx_build.forked import CORES
 from flinkx_build.forked import can_fork
-from flinkx_build.graph.gitrev import Revision
-from flinkx_build.graph.gitrev import checkout
-from flinkx_build.graph.snapshot import Snapshot
-from flinkx_build.graph.snapshot import add_tasks
-from flinkx_build.graph.snapshot import assemble_graph
-from flinkx_build.graph.snapshot import bare_definitions
-from flinkx_build.graph.snapshot import reuse
-from flinkx_build.graph.snapshot import shared_tasks
-from flinkx_build.graph.snapshot import static_snapshot
+from flinkx_build.impact.gitrev import Revision
+from flinkx_build.impact.gitrev import checkout
+from flinkx_build.impact.snapshot import Snapshot
+from flinkx_build.impact.snapshot import add_tasks
+from flinkx_build.impact.snapshot import assemble_graph
+from flinkx_build.impact.snapshot import bare_definitions
+from flinkx_build.impact.snapshot import reuse
+from flinkx_build.impact.snapshot import shared_tasks
+from flinkx_build.impact.snapshot import static_snapshot
 
 _DONE = None  # the parent's last message: the child removes its checkout and exits
 

@@ -3,7 +3,7 @@ head, so the report can say where flinkx's prediction and Flink differ."""
 from __future__ import annotations
 
 from flinkx_build.cache_root import flink_log_dir
-from flinkx_build.graph.impact import Impact
+from flinkx_build.impact.compare import Impact
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import ScriptToValidate
 

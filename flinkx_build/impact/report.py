@@ -18,10 +18,10 @@ import networkx as nx
 from flinkx_build import __version__
 from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
-from flinkx_build.graph.impact import Impact
-from flinkx_build.graph.impact import ImpactResult
-from flinkx_build.graph.impact import short_id
-from flinkx_build.graph.impact_validate import disagreements
+from flinkx_build.impact.compare import Impact
+from flinkx_build.impact.compare import ImpactResult
+from flinkx_build.impact.compare import short_id
+from flinkx_build.impact.planner_check import disagreements
 from flinkx_build.graph.render import to_mermaid
 from flinkx_build.lint.formats import help_url
 from flinkx_build.markdown_text import md_code

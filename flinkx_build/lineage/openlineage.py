@@ -44,7 +44,7 @@ from flinkx_build.semantic.model import LineageInput
 from flinkx_build.semantic.model import StatementModel
 from flinkx_build.semantic.model import TaskModel
 
-PRODUCER = f"https://github.com/your-org/flinkx/tree/{__version__}/flinkx_build/graph/openlineage.py"
+PRODUCER = f"https://github.com/your-org/flinkx/tree/{__version__}/flinkx_build/lineage/openlineage.py"
 # runIds are UUID5s in this namespace: the same task and content give the same id on every run
 RUN_ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/your-org/flinkx/openlineage/run")
 

@@ -1,4 +1,4 @@
-"""The base side of `flinkx impact` taken in a forked child (`graph/forked_snapshot.py`).
+"""The base side of `flinkx impact` taken in a forked child (`impact/forked_snapshot.py`).
 
 Run by `test_forked_snapshot.py` in a pytest of its own (a fresh, single-threaded interpreter):
 these cases fork the test process itself.
@@ -16,16 +16,16 @@ import pytest
 
 from flinkx_build.commands import impact as impact_command
 from flinkx_build.errors import UsageError
-from flinkx_build.graph import forked_snapshot
-from flinkx_build.graph.forked_snapshot import ForkedSnapshot
-from flinkx_build.graph.gitrev import Revision
-from flinkx_build.graph.gitrev import resolve_revision
-from flinkx_build.graph.impact import compare
-from flinkx_build.graph.snapshot import Snapshot
-from flinkx_build.graph.snapshot import take_snapshot
+from flinkx_build.impact import forked_snapshot
+from flinkx_build.impact.forked_snapshot import ForkedSnapshot
+from flinkx_build.impact.gitrev import Revision
+from flinkx_build.impact.gitrev import resolve_revision
+from flinkx_build.impact.compare import compare
+from flinkx_build.impact.snapshot import Snapshot
+from flinkx_build.impact.snapshot import take_snapshot
 from flinkx_build.pipeline import Session
-from tests.graph.test_impact_scenarios import SCENARIOS
-from tests.graph.test_impact_scenarios import rename_column
+from tests.impact.test_impact_scenarios import SCENARIOS
+from tests.impact.test_impact_scenarios import rename_column
 
 pytestmark = pytest.mark.skipif(not forked_snapshot.can_fork(), reason="needs the fork start method")
 

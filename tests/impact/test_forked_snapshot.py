@@ -1,4 +1,4 @@
-"""The forked base side of `flinkx impact` (`graph/forked_snapshot.py`), tested in a fresh interpreter.
+"""The forked base side of `flinkx impact` (`impact/forked_snapshot.py`), tested in a fresh interpreter.
 
 `forked_cases.py` forks, on purpose and through the command. A fork is only safe in a
 single-threaded process (the CLI is one; `can_take_forked` refuses otherwise), and a

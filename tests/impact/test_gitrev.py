@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from flinkx_build.graph import gitrev
-from flinkx_build.graph.gitrev import checkout
-from flinkx_build.graph.gitrev import resolve_revision
+from flinkx_build.impact import gitrev
+from flinkx_build.impact.gitrev import checkout
+from flinkx_build.impact.gitrev import resolve_revision
 from tests.graph.gitrepo import git
 
 ORDERS = "projects/ods/tables/orders.yaml"
@@ -78,7 +78,7 @@ def test_a_sigterm_while_the_folder_is_made_still_removes_it(shop_root, tmp_path
     probe = (
         "import os, signal, sys, tempfile\n"
         "from pathlib import Path\n"
-        "from flinkx_build.graph.gitrev import checkout, resolve_revision\n"
+        "from flinkx_build.impact.gitrev import checkout, resolve_revision\n"
         "signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))\n"
         f"tempfile.tempdir = {str(made)!r}\n"
         "real = tempfile.mkdtemp\n"

@@ -9,10 +9,10 @@ import pytest
 from tests.graph.gitrepo import git
 from tests.graph.gitrepo import make_repo
 from tests.graph.gitrepo import repo_with
-from tests.graph.test_impact_scenarios import ENRICH_T
-from tests.graph.test_impact_scenarios import add_column
-from tests.graph.test_impact_scenarios import change_variable
-from tests.graph.test_impact_scenarios import rename_column
+from tests.impact.test_impact_scenarios import ENRICH_T
+from tests.impact.test_impact_scenarios import add_column
+from tests.impact.test_impact_scenarios import change_variable
+from tests.impact.test_impact_scenarios import rename_column
 
 
 def test_bad_revision_is_one_line_exit_2(shop_root, impact):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from flinkx_build.validate.engine import flink_available
-from tests.graph.test_impact_scenarios import ENRICH_T
-from tests.graph.test_impact_scenarios import rename_column
+from tests.impact.test_impact_scenarios import ENRICH_T
+from tests.impact.test_impact_scenarios import rename_column
 
 pytestmark = [pytest.mark.flink, pytest.mark.skipif(flink_available() is not None, reason="Flink extra not usable")]
 

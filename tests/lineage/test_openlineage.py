@@ -22,7 +22,7 @@ from openlineage.client.generated import job_type_job  # noqa: E402
 from openlineage.client.generated import schema_dataset  # noqa: E402
 from openlineage.client.serde import Serde  # noqa: E402
 
-from flinkx_build.graph.openlineage import dataset_names  # noqa: E402
+from flinkx_build.lineage.openlineage import dataset_names  # noqa: E402
 
 TIME = "2026-12-01T12:00:00+00:00"
 DW_KAFKA = "kafka://kafka-dw-1.shop.internal:9092"
@@ -244,7 +244,7 @@ def _pairs(names) -> list[tuple[str, str]]:
 # -- the optional package and bad options --------------------------------------------------
 
 def test_missing_client_prints_one_line_hint_and_exits_2(cli, example, monkeypatch):
-    for name in [m for m in sys.modules if m == "openlineage" or m.startswith(("openlineage.", "flinkx_build.graph.openlineage"))]:
+    for name in [m for m in sys.modules if m == "openlineage" or m.startswith(("openlineage.", "flinkx_build.lineage.openlineage"))]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "openlineage", None)  # `import openlineage...` now raises ImportError
     result = cli("graph", str(example), "--format", "openlineage")
