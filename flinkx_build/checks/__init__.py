@@ -1,11 +1,10 @@
-"""Workspace checks that read the semantic model: one module per check.
+"""Workspace checks that read the semantic model: one module per check, one `Check` object each.
 
-`run_checks` is what build and lint call, so each finding is reported once
-with the same code and position by every command.
+`REGISTRY` lists every check (`check.py`: its codes, their human names, its docs page); `run_checks`
+is what build and lint call, so each finding is reported once with the same code and position by
+every command.
 """
 from __future__ import annotations
-
-import sys
 
 from flinkx_build.checks import cdc_sources
 from flinkx_build.checks import changelog_sinks
@@ -20,20 +19,24 @@ from flinkx_build.checks import mrs_hints
 from flinkx_build.checks import settings
 from flinkx_build.checks import time_attributes
 from flinkx_build.checks import workspace
+from flinkx_build.checks.check import Check
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
-CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check,
-          cdc_sources.check, credentials.check, settings.check, mrs_hints.check, late_data_sink.check,
-          connector_options.check, engine_settings.check)
+# in the order they run: a task's findings come out in this order
+REGISTRY: tuple[Check, ...] = (
+    columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
+    cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
+    connector_options.CHECK, engine_settings.CHECK, workspace.CHECK,
+)
+CHECKS = tuple(check.run for check in REGISTRY if check.run is not None)
 
 
-def check_codes() -> frozenset[str]:
-    """The codes the checks report (each check module lists its own in CODES)."""
-    modules = {sys.modules[check.__module__] for check in CHECKS} | {workspace}
-    return frozenset(code for module in modules for code in getattr(module, "CODES", ()))
+def codes_flink_also_finds() -> frozenset[str]:
+    """The codes of the checks whose problems Flink's planner finds too (`flinkx validate` goes on past them)."""
+    return frozenset(code for check in REGISTRY if check.flink_finds_it for code in check.code_names)
 
 
 def run_checks(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:

@@ -8,6 +8,8 @@ parallel reader needs one). FX462: a table without a primary key and without
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
@@ -15,8 +17,6 @@ from flinkx_build.resolve.reads import CdcReader
 from flinkx_build.resolve.reads import mysql_cdc_readers
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.validate.standin import original_connector
-
-CODES = ("FX460", "FX461", "FX462", "FX463")
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -73,3 +73,6 @@ def overlap_findings(all_readers: list[CdcReader]) -> list[Diagnostic]:
                                       f"server-id {me.ids[0]}-{me.ids[1]} of {me.table} ({me.task}) overlaps {other.ids[0]}-{other.ids[1]} of {other.table} ({other.task}, {other.origin.path}:{other.origin.line}) on MySQL {me.server}",
                                       "give every reader of one MySQL server its own server-id range"))
     return out
+
+
+CHECK = Check("mysql-cdc sources", (CheckCode("FX460", "cdc-server-id-overlap"), CheckCode("FX461", "cdc-server-id-range"), CheckCode("FX462", "cdc-without-key"), CheckCode("FX463", "cdc-watermark")), check)

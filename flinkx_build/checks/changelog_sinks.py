@@ -9,6 +9,8 @@ upsert-kafka factory the second, the JDBC sink the third.
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
@@ -17,7 +19,6 @@ from flinkx_build.semantic.model import TaskModel
 from flinkx_build.validate.standin import original_connector
 from flinkx_build.validate.standin import sink_changelog
 
-CODES = ("FX430", "FX431")
 # connectors whose sink upserts by the primary key and refuses updates without one
 KEYED_UPSERT_SINKS = frozenset({"upsert-kafka", "jdbc"})
 
@@ -50,3 +51,6 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                                   f"the query emits updates, but the {connector} sink {sm.sink} has no primary key to upsert on",
                                   "declare primary_key: in its YAML, or SET it in the task"))
     return out
+
+
+CHECK = Check("changelog sinks", (CheckCode("FX430", "updates-into-append-sink"), CheckCode("FX431", "upsert-without-key")), check)

@@ -8,6 +8,8 @@ ambiguous"); flinkx finds them at commit time, with a "did you mean".
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.model import Workspace
@@ -19,9 +21,6 @@ NILADIC = frozenset({
     "USER", "CURRENT_USER", "SESSION_USER", "SYSTEM_USER", "CURRENT_ROLE", "CURRENT_CATALOG", "CURRENT_DATABASE",
     "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP", "CURRENT_ROW_TIMESTAMP",
 })
-
-
-CODES = ("FX401", "FX402", "FX403")
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -43,3 +42,6 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
             hint = did_you_mean(ref.parts[-2], binding.candidates) or (f"the query's tables are {', '.join(binding.candidates)}" if binding.candidates else "")
             out.append(Diagnostic(path, pos.line, pos.col, "FX403", f"'{ref.parts[-2]}' in '{written}' names no table of the query", hint))
     return out
+
+
+CHECK = Check("columns", (CheckCode("FX401", "unknown-column"), CheckCode("FX402", "ambiguous-column"), CheckCode("FX403", "unknown-qualifier")), check)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import Iterator
 from typing import Mapping
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.connectors import ConnectorSpec
 from flinkx_build.connectors import UnknownKey
 from flinkx_build.connectors import missing_required
@@ -134,3 +136,7 @@ def _missing(table: MetaTable, spec: ConnectorSpec, group: tuple[str, ...], path
         f"{table.project}.{table.name} ({spec.name} connector) has {what if len(group) > 1 else 'no ' + what}: the connector requires it",
         f"add '{key}' under with: in {table.loc.path}, or SET {table.name}.`{key}` = '...' in this task",
     )
+
+
+# a stand-in connector takes any option: `flinkx validate`'s planner never sees these
+CHECK = Check("connector options", (CheckCode("FX420", "unknown-connector-option"), CheckCode("FX421", "missing-connector-option")), check, flink_finds_it=False)

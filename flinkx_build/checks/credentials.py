@@ -7,6 +7,8 @@ the literal value is never printed.
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.credentials import is_credential_key
 from flinkx_build.credentials import is_placeholder
 from flinkx_build.errors import Diagnostic
@@ -17,7 +19,6 @@ from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
-CODES = ("FX480",)
 HINT = "declare a secret in flinkx.yaml (secrets: [name]) and write '${name}': the deploy step fills it in"
 
 
@@ -81,3 +82,6 @@ def yaml_findings(ws: Workspace) -> list[Diagnostic]:
                             loc = locs.get(key, table.loc)
                             out.append(Diagnostic(loc.path, loc.line, loc.col, "FX480", f"'{key}' of {table.key} is a literal credential", HINT))
     return out
+
+
+CHECK = Check("credentials", (CheckCode("FX480", "literal-credential"),), check)

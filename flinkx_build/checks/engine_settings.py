@@ -8,6 +8,8 @@ gives every command the same verdict at the same position.
 from __future__ import annotations
 
 from flinkx_build import engine_settings
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.model import Workspace
@@ -15,8 +17,6 @@ from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.semantic.model import TaskModel
 
-CODES = ("FX195", "FX196")
-REFUSALS = frozenset(CODES)  # not semantic findings: every command that plans stops on them
 
 _CLUSTER_HINT = "catalogs, models and modules belong to the cluster's configuration, not to a task"
 _CODE_HINT = ("declare the function in the project (its signature is what flinkx plans with) and name its jar "
@@ -53,3 +53,7 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
             if why:
                 out.append(Diagnostic(path, line, col, engine_settings.CODE, why, engine_settings.HINT))
     return out
+
+
+CHECK = Check("engine settings", (CheckCode("FX195", "code-loading-statement"), CheckCode("FX196", "engine-setting-outside-allow-list")), check, page="error-codes.md", flink_finds_it=False)
+REFUSALS = frozenset(CHECK.code_names)  # not semantic findings: every command that plans stops on them

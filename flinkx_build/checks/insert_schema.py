@@ -9,13 +9,13 @@ is not reported, and neither is a column whose type the model does not know.
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.types import implicit_cast
-
-CODES = ("FX410", "FX411")
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -43,3 +43,6 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                     f"CAST(... AS {target.format().replace(' NOT NULL', '')})",
                 ))
     return out
+
+
+CHECK = Check("INSERT schema", (CheckCode("FX410", "insert-column-count"), CheckCode("FX411", "insert-column-type")), check)

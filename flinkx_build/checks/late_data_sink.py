@@ -9,6 +9,7 @@ window, not inputs). Where any of those columns is unknown, nothing is said.
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
@@ -16,8 +17,6 @@ from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.task import check_late_data_sink
 from flinkx_build.semantic.analyze import WINDOW_COLUMNS
 from flinkx_build.semantic.model import TaskModel
-
-CODES: tuple[str, ...] = ()  # reports FX151, the resolver's code for the same rule
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -39,3 +38,7 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
         if used:
             check_late_data_sink(rs.parsed, resolved.tables[sink.key].table, used, resolved.task.display_path, out)
     return out
+
+
+# it reports FX151, the resolver's code for the same rule (`resolve/task.py`)
+CHECK = Check("late-data sink", (), check)

@@ -9,6 +9,8 @@ dimension's effective definition: every probe row then scans the dimension
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.model import Workspace
@@ -18,8 +20,6 @@ from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import LookupUse
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.types import common_type
-
-CODES = ("FX440", "FX441")
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -101,3 +101,6 @@ def _dimension_column(expr: ir.Expr, use: LookupUse, bindings: dict[int, Binding
     if binding is None or binding.status not in ("bound", "outer"):
         return None
     return binding.column.name.lower(), binding.source is use.source
+
+
+CHECK = Check("lookup keys", (CheckCode("FX440", "lookup-without-equality"), CheckCode("FX441", "lookup-not-on-key")), check)

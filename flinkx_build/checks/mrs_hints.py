@@ -10,6 +10,8 @@ is an error.
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
@@ -17,8 +19,6 @@ from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.functions import AGGREGATES
 from flinkx_build.semantic.model import TaskModel
-
-CODES = ("FX472", "FX473")
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -55,3 +55,6 @@ def _shuffles(sq) -> bool:
         if any(n.kind == "call" and n.text in AGGREGATES for item in query.items for n in item.expr.walk()):
             return True
     return False
+
+
+CHECK = Check("MRS hints", (CheckCode("FX472", "parallelism-without-distributeby"), CheckCode("FX473", "distributeby-field")), check)

@@ -8,6 +8,8 @@ already set is noise. And when a name holds both a stream and an offline table
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.effective import hint_options
@@ -15,8 +17,6 @@ from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.resolve.sets import split_target
 from flinkx_build.semantic.model import TaskModel
-
-CODES = ("FX490", "FX491", "FX492")
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -60,3 +60,6 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                     out.append(Diagnostic(path, origin.line, origin.col, "FX491", f"the OPTIONS hint sets '{option_key}' to '{value}', which the task's SET already does",
                                           "drop it from the hint (or the SET, if only this query needs it)"))
     return out
+
+
+CHECK = Check("SET and hint settings", (CheckCode("FX490", "unused-set"), CheckCode("FX491", "redundant-hint"), CheckCode("FX492", "ambiguous-set")), check)

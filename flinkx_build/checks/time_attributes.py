@@ -7,14 +7,14 @@ table; and a window TVF whose DESCRIPTOR names a column that is not a time attri
 """
 from __future__ import annotations
 
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.types import parse_type
-
-CODES = ("FX450", "FX451")
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -50,3 +50,6 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                                       f"{window.window} needs a time attribute, but '{column.name}' is a plain {column.type.format()} (no watermark on it, not PROCTIME())",
                                       f"SET the table's `watermark` = 'WATERMARK FOR {column.name} AS ...', or use a PROCTIME() column"))
     return out
+
+
+CHECK = Check("time attributes", (CheckCode("FX450", "watermark-type"), CheckCode("FX451", "window-needs-time-attribute")), check)

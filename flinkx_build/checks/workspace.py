@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from flinkx_build.checks.cdc_sources import overlap_findings
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.checks.credentials import yaml_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
@@ -21,7 +23,6 @@ if TYPE_CHECKING:  # summary.py imports the checks: no cycle at run time
     from flinkx_build.semantic.summary import TableWrite
     from flinkx_build.semantic.summary import TaskSummary
 
-CODES = ("FX460", "FX470", "FX471", "FX480", "FX495", "FX496")
 # Reported only when asked for (flinkx.yaml `lint: {rules: {FX495: on}}` or `lint --select FX495`),
 # like ruff's rules that are off by default: a table kept for tasks to come is no mistake.
 OPT_IN = frozenset({"FX495", "FX496"})
@@ -87,3 +88,7 @@ def _unused(ws: Workspace, summaries: list[TaskSummary]) -> list[Diagnostic]:
             if fn.key not in functions:
                 out.append(Diagnostic(fn.loc.path, fn.loc.line, fn.loc.col, "FX496", f"function {fn.key} is used by no task", "delete it, or keep it for tasks to come"))
     return out
+
+
+# it also reports FX460 and FX480 across tasks, whose checks are `cdc_sources` and `credentials`
+CHECK = Check("across tasks", (CheckCode("FX470", "shared-sink"), CheckCode("FX471", "shared-group-id"), CheckCode("FX495", "unused-table"), CheckCode("FX496", "unused-function")), None)

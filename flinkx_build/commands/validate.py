@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 
 from flinkx_build.cache_root import flink_log_dir
-from flinkx_build.checks import check_codes
-from flinkx_build.checks.engine_settings import REFUSALS
+from flinkx_build.checks import codes_flink_also_finds
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import mode_option
@@ -72,7 +71,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     tasks = session.tasks(selected)
     # what the semantic checks find, Flink judges too: only errors that stop compiling stop here
     # (but a statement that loads code or a SET outside the allow-list is never handed to Flink)
-    semantic = check_codes() - REFUSALS
+    semantic = codes_flink_also_finds()
     if any(d.is_error and d.code not in semantic for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
