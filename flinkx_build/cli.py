@@ -34,8 +34,8 @@ class _Group(click.Group):
     each command's module only when that command runs (`COMMANDS`).
 
     Importing every command would import sqlfluff, networkx and the whole
-    pipeline before the arguments are read: about 0.6 s on every run, which
-    is most of a `flinkx build` that has nothing to do (click's "lazy group").
+    pipeline before the arguments are read, on every run: most of a
+    `flinkx build` that has nothing to do (click's "lazy group").
     """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -151,8 +151,8 @@ def _load_command(name: str) -> click.Command | None:
 
     if name not in COMMANDS:
         return None
-    # sqlfluff imports pytest when it is installed (to rewrite its test helpers' asserts): 0.1 s
-    # of every command that parses. A flinkx process runs no tests, so hide it from that import;
+    # sqlfluff imports pytest when it is installed (to rewrite its test helpers' asserts), a
+    # cost to every command that parses. A flinkx process runs no tests, so hide it from that import;
     # under pytest (in-process CLI tests) it is already imported and stays as it is.
     sys.modules.setdefault("pytest", None)  # type: ignore[arg-type]
     try:
@@ -178,7 +178,7 @@ FAST_EXIT = frozenset({"build", "explain", "fix", "graph", "impact", "lineage", 
 NO_CYCLE_COLLECTOR = frozenset({"build", "graph", "impact", "lint"})
 # Commands whose parser process is forked the moment the command is known, while its modules are
 # imported and the workspace loads (`frontend/worker.py`): lint of named files waits for sqlfluff
-# (import, rules, then the pass), so every 50 ms counts; a replayed lint kills it unused. A build
+# (import, rules, then the pass), so every moment counts; a replayed lint kills it unused. A build
 # forks its own only after its run memo misses (forking earlier measured no faster), and sends it
 # the tasks edited since the last build once the projects are read (`workspace_build/early_parse.py`).
 # A lint of a whole workspace (no file named) has no use for it: its rule passes go to one
@@ -197,11 +197,11 @@ def run() -> None:
     FAST_EXIT, `os._exit` once the output is flushed.
 
     A build of 1,000 tasks ends holding about a million objects; freeing them one by one on the
-    way out took 0.1 s of a 1 s build. mypy leaves the same way. In-process callers (tests, the
+    way out was a visible share of the build. mypy leaves the same way. In-process callers (tests, the
     language server) call `main`, which exits normally.
     """
     # Off until the command is known (`_Group.resolve_command`): with a million live objects, the
-    # collector's full passes took 0.1-0.3 s of a one-second build and found nothing to free.
+    # collector's full passes took a large share of a build and found nothing to free.
     # Worker processes parse with sqlfluff and turn it back on when they are forked.
     gc.disable()
     os.register_at_fork(after_in_child=gc.enable)

@@ -24,7 +24,7 @@ def can_fork() -> bool:
 
 @contextmanager
 def forked_pool(workers: int = CORES) -> Iterator[ProcessPoolExecutor]:
-    from concurrent.futures import ProcessPoolExecutor  # (25 ms to import: only for a run that forks)
+    from concurrent.futures import ProcessPoolExecutor  # (slow to import: only for a run that forks)
 
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
         yield pool

@@ -2,13 +2,13 @@
 
 A workspace comes from a pull request, so every file is untrusted input. The
 parsers (ruamel.yaml, sqlfluff's pure-Python parser) are slow or fragile on
-pathological input: sqlfluff takes about 2 ms a token and gives up on deep
+pathological input: sqlfluff's time grows with every token and it gives up on deep
 nesting, and YAML aliases can expand a small file into gigabytes. These
 limits are far above anything a real workspace holds (the example workspace,
 its engine companions and the Ververica cookbook corpus stay under 4 KB a
 file, 1,100 characters and 320 tokens a statement, 5 levels of brackets),
 so a file that trips one is refused with a one-line finding at the place
-that trips it, in milliseconds and in bounded memory.
+that trips it, at once and in bounded memory.
 """
 from __future__ import annotations
 

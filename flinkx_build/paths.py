@@ -2,8 +2,8 @@
 
 The build meets every file of the workspace (graph node sources, summary-key
 places) and of the build folder (the replay's signature): `os.path.relpath`
-splits and compares both paths on every call, which cost 0.05 s at 1,000
-tasks. A path below the folder needs only its prefix cut off.
+splits and compares both paths on every call, which adds up over a
+thousand tasks. A path below the folder needs only its prefix cut off.
 """
 from __future__ import annotations
 

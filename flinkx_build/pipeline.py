@@ -112,7 +112,7 @@ class Session:
         """Parse, in worker processes, those of `tasks` the parse cache does not have, while the
         caller goes on; `parsed()` collects each when it is asked for.
 
-        A build that changed one task spends about 0.4 s importing sqlfluff and parsing it:
+        A build that changed one task spends most of its time importing sqlfluff and parsing it:
         done in a forked worker, that overlaps with reading the other tasks' cached summaries.
         """
         missing = []
@@ -215,7 +215,7 @@ class Session:
         """This session or the summary cache has the task's summary with its compiled SQL.
 
         It is read now: a build asks this of every task and then reads each summary it has, and
-        a read that misses costs what checking for the file did (a thousand stats, 0.02 s)."""
+        a read that misses costs what checking for the file did (a stat per task)."""
         return self._usable_summary(task, compile=True) is not None
 
     def summary_key(self, task: Task) -> str | None:

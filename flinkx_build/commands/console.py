@@ -10,8 +10,8 @@
 - Colour comes from rich: on a terminal only, never when piped or when
   `NO_COLOR` is set (rich also honours `FORCE_COLOR` and `TTY_COMPATIBLE`).
   The text is identical with and without colour. Where rich would not
-  colour, the line is written as it is and rich is never imported (30-60 ms
-  of every short run: a warm build, a one-file lint).
+  colour, the line is written as it is and rich is never imported (a visible
+  share of every short run: a warm build, a one-file lint).
 """
 from __future__ import annotations
 

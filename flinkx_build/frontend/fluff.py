@@ -1,11 +1,10 @@
 """How flinkx drives sqlfluff's linter: its configuration, and one statement at a time.
 
 flinkx parses (and lints) a task statement by statement, about five calls a task,
-so what sqlfluff does once per call adds up at a thousand tasks. Measured per
-call on a one-line `SET` (2 cores, sqlfluff 4.5): `Linter.parse_string` deep-copies
-the whole configuration to apply `-- sqlfluff:` comments to it (0.4 ms),
-`Linter.lint_string` builds the rule pack again, validating the configuration
-and making every rule (0.7-1.0 ms), and each parse computes every grammar's
+so what sqlfluff does once per call adds up at a thousand tasks. Per call (sqlfluff
+4.5): `Linter.parse_string` deep-copies the whole configuration to apply `-- sqlfluff:`
+comments to it, `Linter.lint_string` builds the rule pack again, validating the
+configuration and making every rule, and each parse computes every grammar's
 `simple()` hints again (a quarter of a short statement's parse). The functions
 here make the same calls without that work:
 

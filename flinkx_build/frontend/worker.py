@@ -1,7 +1,7 @@
 """A parser process forked before the workspace is loaded.
 
-Importing sqlfluff and building its dialect takes about 0.25 s, as long as a
-warm load of a 1,000-task workspace. A build that changed one task, or a lint
+Importing sqlfluff and building its dialect takes as long as a warm load of a
+large workspace. A build that changed one task, or a lint
 of one file, needs both: so this process is forked first (by the CLI as soon
 as it reads a `lint` command, `start_early`; by `build` once its run memo
 missed), while the parent's heap is still small and the fork cheap; it warms

@@ -29,7 +29,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.paths import below
 
-if TYPE_CHECKING:  # networkx is imported only to draw or search a graph: 0.1 s of every build
+if TYPE_CHECKING:  # networkx is imported only to draw or search a graph: importing it is a visible share of a build
     import networkx as nx
 
     from flinkx_build.semantic.summary import TaskSummary

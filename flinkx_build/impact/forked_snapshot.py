@@ -9,8 +9,8 @@ summary, so its facts and graph elements are the head's: the parent names
 the others, and only those are summarised in the child (at 1,000 tasks
 with one table changed: the handful that read it, instead of reading a
 thousand summaries twice). Tables, functions and per-task definitions stay
-in the child (pickling every meta table was 5 MB and cost 0.9 s, more
-than loading them): the few a change reaches are asked for one at a time
+in the child (pickling every meta table cost more than loading
+them): the few a change reaches are asked for one at a time
 (`_Fetched`).
 
 Objects cross the pipe as pickles: both ends are this program, forked, and
@@ -165,7 +165,7 @@ def _serve(conn, repo: Path, revision: Revision, prefix: str, shared_cache: Path
 
     # The CLI's fork hook turns the cycle collector back on in every child (`cli.run`), for the
     # workers that parse; this one loads a whole workspace as its parent does, and its full passes
-    # took 0.2-0.25 s of the 1.4 s this child (impact's critical path at 1,000 tasks) took.
+    # are a large share of this child's time, which is impact's critical path.
     gc.disable()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # unwinds, so the checkout is removed
     try:

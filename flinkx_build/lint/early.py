@@ -7,8 +7,8 @@ are read. So the lint command hands `start_rule_passes` to the loader
 parser process then; the pass runs while this process loads the tables,
 functions and tasks, and `lint/run.py` takes its result when it gets to the
 task (`ParserProcess.take_or_submit`: only a job equal to the one it would send).
-At 1,000 tasks the pass and the rest of the load each took about 0.2 s of a
-one-file lint.
+In a large workspace the pass and the rest of the load take about as long
+each, so they run side by side.
 
 A file the loader will refuse (over a limit, unreadable) or whose pass is in the
 rule cache is not started; a job that turns out not to match is never used.

@@ -23,7 +23,7 @@ FALLBACK_DOCS_URL = "docs/error-codes.md"  # repository-relative, when the packa
 
 @lru_cache(maxsize=1)
 def _package_docs_url() -> str:
-    from importlib import metadata  # (20 ms to import: only for the formats that link codes)
+    from importlib import metadata  # (slow to import: only for the formats that link codes)
 
     try:
         urls = metadata.metadata("flinkx-build").get_all("Project-URL") or []

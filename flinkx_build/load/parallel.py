@@ -1,7 +1,7 @@
 """A cold load on every core: the meta-table files the load memo lacks, parsed in forked workers.
 
-ruamel's round-trip parser costs a few ms a file, so a first load of a
-workspace with 1,800 meta tables spends about ten seconds in it, on one core,
+ruamel's round-trip parser is slow per file, so a first load of a
+workspace with thousands of meta tables spends long in it, on one core,
 before anything else can start. Each file is independent, so the files the
 memo does not have are loaded by workers (they inherit the workspace loaded
 so far through fork and write nothing but YAML cache entries, atomically);

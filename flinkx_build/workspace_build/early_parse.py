@@ -2,8 +2,8 @@
 
 A build that changed one task waits for one thing it cannot make itself: that
 task's parse, in the parser process (`frontend/worker.py`). Sent when the
-summaries show which tasks changed, after the load, the parse (0.15 s for a
-five-statement task) ended after everything else was ready. A task file written
+summaries show which tasks changed, after the load, the parse ended after
+everything else was ready. A task file written
 after the build folder was (its marker's mtime) is very likely one of them, and
 its parse needs only its text and its project's variables, known once the
 project.yaml files are read. So the build hands `start_parses` to the loader
