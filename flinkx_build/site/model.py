@@ -2,8 +2,6 @@
 the same task summaries the graph, the manifest and impact read (nothing is parsed again)."""
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -12,15 +10,13 @@ from flinkx_build.emit.manifest import function_node
 from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.graph.build import graph_parts
+from flinkx_build.graph.docs_links import page_name
 from flinkx_build.model import DocsConfig
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
 from flinkx_build.model import Workspace
 from flinkx_build.semantic.model import compose
 from flinkx_build.semantic.summary import TaskSummary
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")  # one character at a time: linear
-
 
 @dataclass
 class Node:
@@ -65,15 +61,6 @@ class SiteModel:
     def page_of(self, node_id: str) -> str | None:
         node = self.nodes.get(node_id)
         return node.page if node else None
-
-
-def page_name(node_id: str) -> str:
-    """A file name for the node's page: its id with unsafe characters replaced, plus a hash of the
-    id when any was (so two ids never share a page)."""
-    safe = _UNSAFE.sub("_", node_id)
-    if safe != node_id or len(safe) > 120:
-        safe = safe[:120] + "-" + hashlib.sha256(node_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return safe + ".html"
 
 
 def view_node(task_key: str, name: str) -> str:
