@@ -23,15 +23,20 @@
   /* ---- search ------------------------------------------------------------------------- */
   var input = document.getElementById('search');
   var list = document.getElementById('search-results');
-  var index = null, loading = false, results = [], active = -1;
+  var index = null, loading = false, waiting = null, results = [], active = -1;
   var KIND_RANK = { column: 0, table: 1, task: 2, view: 3, function: 4, project: 5 };
 
   function withIndex(then) {
     if (index) { then(); return; }
     if (window.FLINKX_SEARCH) { index = window.FLINKX_SEARCH; then(); return; }
+    waiting = then;  // the latest request runs once the index has loaded (typing while it loads)
     if (loading) return;
     loading = true;
-    loadScript('data/search.js', function () { index = window.FLINKX_SEARCH || []; then(); });
+    loadScript('data/search.js', function () {
+      index = window.FLINKX_SEARCH || [];
+      if (waiting) waiting();
+      waiting = null;
+    });
   }
 
   function find(query) {
