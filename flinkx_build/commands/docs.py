@@ -70,5 +70,7 @@ def _serve(folder: Path, port: int) -> None:
     echo_summary(f"flinkx: serving {folder} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
     try:
         server.serve_forever()
+    except KeyboardInterrupt:  # Ctrl-C is how a user stops it: not an interruption of the work
+        pass
     finally:
         server.server_close()
