@@ -91,7 +91,10 @@ def frame(title: str, site_title: str, body: str, root: str, page_kind: str) -> 
 
 def table_html(headers: list[str], rows: list[list[str]], cls: str = "", caption: str = "") -> str:
     """`rows` hold HTML already escaped by the caller."""
+    cap = f"<caption>{e(caption)}</caption>" if caption else ""
+    if not any(headers):  # a table of facts: each row's first cell names it
+        body = "".join(f'<tr><th scope="row">{row[0]}</th>' + "".join(f"<td>{c}</td>" for c in row[1:]) + "</tr>" for row in rows)
+        return f'<table class="{e(cls)}">{cap}<tbody>{body}</tbody></table>'
     head = "".join(f'<th scope="col">{e(h)}</th>' for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    cap = f"<caption>{e(caption)}</caption>" if caption else ""
     return f'<table class="{e(cls)}">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'

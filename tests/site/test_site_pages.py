@@ -92,7 +92,7 @@ def test_a_task_page_shows_its_definitions_with_origins_tests_and_deploy_identit
     assert f'<a class="src" href="{source}"' in page  # an effective option, linked to the line it came from
     assert "order lines enriched with buyer and product" in page  # the test case covering it
     assert "flinkx:shop-realtime/dwd/orders/enrich_orders" in page  # deploy's job name
-    fingerprint = re.search(r"fingerprint</td><td><code>([0-9a-f]{16})</code>", page)
+    fingerprint = re.search(r"fingerprint</th><td><code>([0-9a-f]{16})</code>", page)
     assert fingerprint and fingerprint.group(1) == _deploy_fingerprint("dwd/orders/enrich_orders")
     assert "INSERT INTO" in page and "${dw_mysql_password}" in page  # compiled SQL; secrets stay placeholders
 
