@@ -157,3 +157,13 @@ def test_a_source_url_that_is_not_http_is_refused(tmp_path):
     done = flinkx_docs(ws, tmp_path / "site")
     assert done.returncode == 2 and "docs.source_url must be an http(s) URL" in done.stderr, done.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_a_workspace_with_errors_gets_its_site_its_findings_and_exit_1(tmp_path):
+    ws = write_tree(tmp_path / "ws", {**HOSTILE_WORKSPACE, "projects/ods/tasks/broken.sql": "INSERT INTO sink SELEC id FROM orders;\n"})
+    done = flinkx_docs(ws, tmp_path / "site")
+    assert done.returncode == 1, done.stdout + done.stderr
+    findings = [line for line in done.stdout.splitlines() if line.strip()]
+    assert findings and all(re.match(r"\S+broken\.sql:\d+:\d+: FX\d+ ", line) for line in findings), done.stdout
+    page = (tmp_path / "site/pages" / page_name("task.ods.broken")).read_text(encoding="utf-8")
+    assert "<h2>Findings</h2>" in page and "Traceback" not in done.stderr

@@ -39,16 +39,19 @@
     });
   }
 
+  var lowered = null;  // [name, detail] of each row in lower case, made once
+
   function find(query) {
     var q = query.trim().toLowerCase();
     if (!q) return [];
+    if (!lowered) lowered = index.map(function (row) { return [row[0].toLowerCase(), row[2].toLowerCase()]; });
     var found = [];
     for (var i = 0; i < index.length; i++) {
-      var row = index[i], name = row[0].toLowerCase(), score;
+      var name = lowered[i][0], score;
       if (name === q) score = 0;
       else if (name.indexOf(q) === 0) score = 1;
       else if (name.indexOf(q) >= 0) score = 2;
-      else if (row[2].toLowerCase().indexOf(q) >= 0) score = 3;
+      else if (lowered[i][1].indexOf(q) >= 0) score = 3;
       else continue;
       found.push([score, KIND_RANK[row[1]] || 9, name.length, i]);
       if (found.length > 5000) break;
