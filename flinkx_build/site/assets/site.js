@@ -53,7 +53,7 @@
       else if (name.indexOf(q) >= 0) score = 2;
       else if (lowered[i][1].indexOf(q) >= 0) score = 3;
       else continue;
-      found.push([score, KIND_RANK[row[1]] || 9, name.length, i]);
+      found.push([score, KIND_RANK[index[i][1]] || 9, name.length, i]);
       if (found.length > 5000) break;
     }
     found.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]; });
