@@ -142,7 +142,7 @@ main.params.extend(verbosity_options())
 
 # Each command is the `command` of the module of the same name under flinkx_build/commands/
 # (tests/cli/test_lazy_commands.py checks this list against the modules).
-COMMANDS = ("build", "deploy", "explain", "fix", "graph", "impact", "lineage", "lint", "lsp", "test", "validate")
+COMMANDS = ("build", "deploy", "docs", "explain", "fix", "graph", "impact", "lineage", "lint", "lsp", "test", "validate")
 
 
 def _load_command(name: str) -> click.Command | None:

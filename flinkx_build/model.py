@@ -151,6 +151,14 @@ class DeployConfig:
 
 
 @dataclass
+class DocsConfig:
+    """`docs:` in flinkx.yaml: where `flinkx docs` links to (decisions.md, "flinkx docs")."""
+
+    source_url: str = ""  # e.g. https://github.com/o/r/blob/main/{path}#L{line}: a page's link to its source
+    site_url: str = ""  # where the published site lives: impact's markdown links each task to its page
+
+
+@dataclass
 class WorkspaceConfig:
     engine: str = "flink"
     flink_version: str = "1.20"
@@ -163,6 +171,7 @@ class WorkspaceConfig:
     lint: LintConfig = field(default_factory=LintConfig)
     name: str = ""  # flinkx.yaml `name`; deploy names jobs after it (else the folder's name)
     deploy: DeployConfig = field(default_factory=DeployConfig)
+    docs: DocsConfig = field(default_factory=DocsConfig)
 
     @property
     def dataphin_at_least_3_7(self) -> bool:

@@ -1,10 +1,9 @@
-"""`flinkx graph`: the cross-project dependency graph as Mermaid, DOT, JSON or HTML."""
+"""`flinkx graph`: the cross-project dependency graph as Mermaid, DOT, JSON or OpenLineage (the browsable view is `flinkx docs`)."""
 from __future__ import annotations
 
 from datetime import datetime
 from datetime import timezone
 from pathlib import Path
-from typing import Any
 
 import click
 import networkx as nx
@@ -14,9 +13,6 @@ from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_result
-from flinkx_build.credentials import mask_options
-from flinkx_build.emit.manifest import function_node
-from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
@@ -29,6 +25,8 @@ from flinkx_build.graph.select import select_nodes
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.pipeline import Session
 
+HTML_RETIRED = ("--format html is retired: `flinkx docs` writes the workspace's site, whose lineage view "
+                "(lineage.html#node=NODE&up=N&down=N) centres on one node and scales to thousands of tasks (docs/docs-site.md)")
 OPENLINEAGE_HINT = "flinkx: error: --format openlineage needs the OpenLineage client: pip install 'flinkx-build[lineage]'"
 
 
@@ -49,25 +47,6 @@ def workspace_name(session: Session) -> str:
     return str(name).strip() if isinstance(name, (str, int)) and str(name).strip() else root.name
 
 
-def node_details(session: Session) -> dict[str, dict[str, Any]]:
-    """For the HTML page's side panel: each table's columns and effective options in the
-    session's mode (credential values masked), each function's class."""
-    mode = session.mode
-    out: dict[str, dict[str, Any]] = {}
-    for project in session.workspace.projects.values():
-        for same_name in project.tables.values():
-            for table in same_name:
-                out[table_node(table.key)] = {
-                    "columns": [{"name": c.name, "type": c.type, "comment": c.comment} for c in table.columns],
-                    "primary_key": list(table.primary_key), "locked": list(table.locked), "mode": mode,
-                    "options": {k: str(v) for k, v in mask_options(table.options_for_mode(mode)).items()},
-                    "description": table.description, "table_kind": table.kind, "type": table.type,
-                }
-        for fn in project.functions.values():
-            out[function_node(fn.key)] = {"class_name": fn.class_name, "language": fn.language, "returns": fn.returns}
-    return out
-
-
 @click.command("graph")
 @workspace_argument
 @click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "json", "html", "openlineage"]), default="mermaid", show_default=True)
@@ -81,9 +60,12 @@ def command(workspace: Path, fmt: str, projects: tuple[str, ...], selects: tuple
     """Print the dependency graph of WORKSPACE (default: .).
 
     Exits 1 (after printing the graph) when a task cannot be resolved or the
-    graph has a dependency cycle (FX200); 2 for a bad option or node.
+    graph has a dependency cycle (FX200); 2 for a bad option or node, and for
+    `--format html`, retired in favour of `flinkx docs`.
     `--format openlineage` prints one OpenLineage run event per selected task (JSON Lines).
     """
+    if fmt == "html":
+        raise UsageError(HTML_RETIRED)
     if fmt == "openlineage":  # options and the optional client first: exit 2 before any work
         event_time = _event_time(event_time)
         events_jsonl = _openlineage_writer()
@@ -101,8 +83,7 @@ def command(workspace: Path, fmt: str, projects: tuple[str, ...], selects: tuple
         tasks = sorted((t for t in session.tasks() if task_node(t.key) in nodes), key=lambda t: t.key)
         echo_result(events_jsonl(session, tasks, workspace_name(session), event_time), nl=False)
     else:
-        details = node_details(session) if fmt == "html" else None
-        text = render(fmt, graph, nodes, shown_cycles, title=title, details=details)
+        text = render(fmt, graph, nodes, shown_cycles, title=title)
         if fmt == "json":  # the findings are part of the document (README, "Machine-readable output")
             text = with_findings(text, diags)
         echo_result(text, nl=False)

@@ -156,6 +156,7 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
     ctx = ReportContext(
         base=base_rev.label, head=head_rev.label if head_rev else "working tree", repo=repo, workspace=prefix,
         fail_on=fail_on, tripped=tripped, elapsed=time.perf_counter() - started, verdicts=verdicts, flink=flink,
+        docs_url=work.workspace.config.docs.site_url,
     )
     click.echo(render_report(fmt, result, ctx), nl=False)
     if tripped:

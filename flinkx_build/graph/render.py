@@ -146,8 +146,4 @@ def render(fmt: str, graph: nx.DiGraph, nodes: set[str], cycles: list[list[str]]
         return to_dot(graph, nodes, classes)
     if fmt == "json":
         return to_json(graph, nodes, cycles, classes)
-    if fmt == "html":
-        from flinkx_build.graph.html import to_html
-
-        return to_html(graph, nodes, classes, title=title, cycles=cycles, details=details)
     raise ValueError(f"unknown format {fmt}")

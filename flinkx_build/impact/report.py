@@ -18,6 +18,7 @@ import networkx as nx
 from flinkx_build import __version__
 from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
+from flinkx_build.graph.docs_links import page_url
 from flinkx_build.impact.compare import Impact
 from flinkx_build.impact.compare import ImpactResult
 from flinkx_build.impact.compare import short_id
@@ -41,6 +42,7 @@ class ReportContext:
     elapsed: float = 0.0
     verdicts: dict[str, Any] = field(default_factory=dict)  # task node -> deploy.compat.Verdict (--state-compat)
     flink: dict[str, list[str]] = field(default_factory=dict)  # task node -> Flink's messages at the head (--validate)
+    docs_url: str = ""  # flinkx.yaml `docs: {site_url}`: each task links to its page of the published site
 
     def path(self, source: str) -> str:
         """A workspace-relative source as a repository-relative path."""
@@ -210,7 +212,8 @@ def to_markdown(result: ImpactResult, ctx: ReportContext) -> str:
                 why = imp.reasons + ([f"state: {ctx.verdicts[imp.node].summary}"] if imp.node in ctx.verdicts else [])
                 why += [f"Flink: {_flink_says(ctx, imp)}"] if imp.node in ctx.flink else []
                 lineage = "<br>".join(_path_text(p) for p in lineage_paths(result, imp))
-                out.append(f"| [{md_code(short_id(imp.node))}]({md_url(_anchor(result, ctx, imp))}) | {mark} ({_md(scope)}) | {_md('; '.join(why))} | {lineage} |")
+                page = f" ([docs]({md_url(page_url(ctx.docs_url, imp.node))}))" if ctx.docs_url else ""
+                out.append(f"| [{md_code(short_id(imp.node))}]({md_url(_anchor(result, ctx, imp))}){page} | {mark} ({_md(scope)}) | {_md('; '.join(why))} | {lineage} |")
     if result.changes:
         out += ["", f"### Changed nodes ({len(result.changes)})", "", "| Node | Change | Source | Details |", "|---|---|---|---|"]
         for c in result.changes:

@@ -24,12 +24,13 @@ from flinkx_build.load.yaml_values import scalar_text
 from flinkx_build.model import ENGINES
 from flinkx_build.model import MODES
 from flinkx_build.model import DeployConfig
+from flinkx_build.model import DocsConfig
 from flinkx_build.model import LintConfig
 from flinkx_build.model import WorkspaceConfig
 
 CONFIG_KEYS = {
     "engine", "flink_version", "dataphin_version", "build_dir", "cache_dir",
-    "mode", "variables", "secrets", "lint", "name", "description", "deploy",
+    "mode", "variables", "secrets", "lint", "name", "description", "deploy", "docs",
 }
 _VERSION = re.compile(r"[vV]?(\d+\.\d+(?:\.\d+)?)")
 _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -103,7 +104,31 @@ def read_config(data: Any, shown: str, root: Path, diags: list[Diagnostic]) -> W
     config.lint = _lint_config(data, report)
     config.name = data["name"] if isinstance(data.get("name"), str) else ""
     config.deploy = _deploy_config(data, report)
+    config.docs = _docs_config(data, report)
     return config
+
+
+DOCS_KEYS = ("source_url", "site_url")
+
+
+def _docs_config(data: Any, report: Report) -> DocsConfig:
+    """`docs: {source_url: ..., site_url: ...}`: http(s) URLs; source_url may hold `{path}` and `{line}`."""
+    section = data.get("docs")
+    docs = DocsConfig()
+    if section is None:
+        return docs
+    if not isinstance(section, dict) or any(k not in DOCS_KEYS for k in section):
+        report(data, "docs", "docs must be a mapping with `source_url:` and/or `site_url:`")
+        return docs
+    for key in DOCS_KEYS:
+        value = section.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value.lower().startswith(("https://", "http://")):
+            report(data, "docs", f"docs.{key} must be an http(s) URL", "e.g. https://github.com/org/repo/blob/main/{path}#L{line}")
+            continue
+        setattr(docs, key, value)
+    return docs
 
 
 def _deploy_config(data: Any, report: Report) -> DeployConfig:

@@ -93,6 +93,7 @@ class SummaryCache:
         config = asdict(ws.config)
         config.pop("build_dir", None)
         config.pop("cache_dir", None)
+        config.pop("docs", None)  # where the docs site links to changes no task's summary
         return canonical_hash([names, config, self.mode])
 
     def key(self, task: Task, context: dict[str, str]) -> str | None:

@@ -169,7 +169,7 @@ def test_lint_reports_mask_literals(ws, cli, fmt):
     assert "DoubleQuotedPw808" not in out and "SyntaxPw555" not in out, out
 
 
-@pytest.mark.parametrize("fmt", ["mermaid", "dot", "json", "html"])
+@pytest.mark.parametrize("fmt", ["mermaid", "dot", "json"])
 def test_graph_shows_no_literal(ws, cli, fmt):
     result = cli("graph", str(ws), "--format", fmt)
     assert "copy_orders" in result.stdout, result.lines
