@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flinkx_build.graph.docs_links import page_name
-from tests.graph.test_impact_scenarios import rename_column
+from tests.impact.test_impact_scenarios import rename_column
 from tests.site.conftest import flinkx_docs
 
 
