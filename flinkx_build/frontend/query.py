@@ -51,8 +51,8 @@ class _Reader:
                 query.branches = [self.query(c) for c in code(seg) if c.is_type(*_QUERY_TYPES, "bracketed")]
             elif seg.is_type("values_clause"):
                 query.kind = "values"
-                query.rows = [[self.expressions.read(v) for v in code(row) if not v.is_type("start_bracket", "end_bracket", "comma")]
-                              for row in code(seg) if row.is_type("bracketed")]
+                # a row's values split at its commas: `TIMESTAMP '...'` is two segments but one value
+                query.rows = [[self.expressions.read_run(run) for run in _comma_runs(row)] for row in code(seg) if row.is_type("bracketed")]
             else:
                 self._select(seg, query)
         finally:
@@ -288,14 +288,18 @@ class _Reader:
         words = [c.raw.upper() for c in parts if c.is_type("keyword")]
         if "RENAME" in words and len(refs) == 2:
             self.out.renamed_to = identifier_text([s for s in refs[1].segments if s.is_type(*_IDENTIFIERS)][-1])
-        if "ADD" in words:  # `ADD c TYPE` or `ADD (c TYPE, d AS expr)`
-            for added in body.recursive_crawl("column_definition", "dataphin_computed_column"):
-                if added.is_type("column_definition"):
-                    self.out.added_columns.append(self._column_definition(added))
-                else:
-                    name, *_, expr = code(added)
-                    self.out.added_columns.append(ir.ColumnDecl(identifier_text(name), kind="computed", expr=self.expressions.read(expr),
-                                                                virtual=True, pos=self.expressions.pos(name)))
+        if "ADD" in words:  # `ADD c TYPE [FIRST | AFTER b]` or `ADD (c TYPE, d AS expr [FIRST | AFTER b])`
+            for siblings in [parts, *(code(b) for b in parts if b.is_type("bracketed"))]:
+                for i, added in enumerate(siblings):
+                    if added.is_type("column_definition"):
+                        self.out.added_columns.append(self._column_definition(added))
+                    elif added.is_type("dataphin_computed_column"):
+                        name, *_, expr = code(added)
+                        self.out.added_columns.append(ir.ColumnDecl(identifier_text(name), kind="computed", expr=self.expressions.read(expr),
+                                                                    virtual=True, pos=self.expressions.pos(name)))
+                    else:
+                        continue
+                    self.out.added_positions.append(_placed(siblings[i + 1 : i + 3]))
 
     def _column_definition(self, seg: BaseSegment) -> ir.ColumnDecl:
         parts = code(seg)
@@ -381,3 +385,25 @@ def _after_keyword(call: BaseSegment, word: str) -> BaseSegment | None:
                 if seg.is_type("column_reference") or not seg.segments:
                     return seg
     return None
+
+
+def _placed(after: list[BaseSegment]) -> str | None:
+    """An added column's place from the segments after it: None (the end), "" (FIRST), or the
+    column it goes AFTER."""
+    word = after[0].raw.upper() if after and after[0].is_type("keyword") else ""
+    if word == "FIRST":
+        return ""
+    if word == "AFTER" and len(after) == 2:
+        return identifier_text([s for s in after[1].segments if s.is_type(*_IDENTIFIERS)][-1]) if after[1].segments else after[1].raw
+    return None
+
+
+def _comma_runs(row: BaseSegment) -> list[list[BaseSegment]]:
+    """The code segments of a bracketed VALUES row, grouped between its commas."""
+    runs: list[list[BaseSegment]] = [[]]
+    for seg in code(row):
+        if seg.is_type("comma"):
+            runs.append([])
+        elif not seg.is_type("start_bracket", "end_bracket"):
+            runs[-1].append(seg)
+    return [run for run in runs if run]

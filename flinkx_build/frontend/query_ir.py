@@ -130,6 +130,8 @@ class StatementQuery:
     altered: str = ""  # ALTER TABLE t ...: t as written (its last part)
     renamed_to: str = ""  # ALTER TABLE t RENAME TO u
     added_columns: list[ColumnDecl] = field(default_factory=list)  # ALTER TABLE t ADD c TYPE
+    # where each added column goes: None at the end, "" FIRST, a name AFTER that column
+    added_positions: list[str | None] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

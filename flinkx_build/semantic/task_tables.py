@@ -74,10 +74,16 @@ def alter_table(tables: Tables, sinks: Sinks, modes: dict[str, str | None], task
     current = tables[old]
     if sq.added_columns and current is not None:
         key = task_table_key(task, sq.altered)
-        added = [_own(key, c.name, declared_type(c)) for c in sq.added_columns]
-        tables[old] = [*current, *added]
+        places = sq.added_positions or [None] * len(sq.added_columns)
+        columns, written = list(current), list(sinks.get(old, []))
+        for decl, place in zip(sq.added_columns, places):
+            column = _own(key, decl.name, declared_type(decl))
+            columns.insert(_index(columns, place), column)
+            if _written(decl):
+                written.insert(_index(written, place), (column.name, column.type))
+        tables[old] = columns
         if old in sinks:
-            sinks[old] = [*sinks[old], *((c.name, c.type) for c, d in zip(added, sq.added_columns) if _written(d))]
+            sinks[old] = written
     if sq.renamed_to:
         new = sq.renamed_to.lower()
         tables[new] = tables.pop(old)
@@ -85,3 +91,13 @@ def alter_table(tables: Tables, sinks: Sinks, modes: dict[str, str | None], task
             sinks[new] = sinks.pop(old)
         if old in modes:
             modes[new] = modes.pop(old)
+
+
+def _index(columns: list, place: str | None) -> int:
+    """Where `ADD c ... [FIRST | AFTER b]` puts c in `columns` (SourceColumns or (name, type) pairs)."""
+    if place is None:
+        return len(columns)
+    if place == "":
+        return 0
+    names = [(c.name if isinstance(c, SourceColumn) else c[0]).lower() for c in columns]
+    return names.index(place.lower()) + 1 if place.lower() in names else len(columns)
