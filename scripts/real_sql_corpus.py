@@ -36,8 +36,9 @@ sys.path.insert(0, str(REPO))
 from flinkx_build.frontend.splitter import Chunk  # noqa: E402
 from flinkx_build.frontend.splitter import split_statements  # noqa: E402
 from flinkx_build.frontend.splitter import strip_comments  # noqa: E402
+from tests.corpus.workspace import corpus_workspace  # noqa: E402
 
-CORPUS = REPO / "tests" / "fixtures" / "corpus"
+from tests.corpus.workspace import CORPUS  # noqa: E402
 LICENSE = "Apache-2.0"
 # source folder -> (repositories, the files to read: a regular expression on their path)
 SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -269,35 +270,12 @@ def _manifest(source: str, entries: list[dict]) -> dict:
 
 # --- measure --------------------------------------------------------------------------------------
 
-def corpus_workspace(corpus: Path, root: Path) -> Path:
-    """The corpus as one workspace: a project per source folder, a task per file. FX480 and FX196 are
-    flinkx policies (a literal password, an engine setting a task may not change), not Flink verdicts."""
-    ws = root / "ws"
-    (ws / "projects").mkdir(parents=True)
-    # the oceanbase tutorial leaves `${root_service_list}` for its reader to fill in: Dataphin's variable
-    (ws / "flinkx.yaml").write_text("engine: flink\nvariables:\n  root_service_list: '127.0.0.1:2882:2881'\n"
-                                    "lint:\n  FX480: off\n  FX196: off\n")
-    for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
-        project = folder.name.replace("-", "_")
-        tasks = ws / "projects" / project / "tasks"
-        tasks.mkdir(parents=True)
-        (ws / "projects" / project / "project.yaml").write_text(f"name: {project}\n")
-        for sql in folder.glob("*.sql"):
-            if sql.name not in SKIPPED.get(folder.name, ()):
-                shutil.copy(sql, tasks / sql.name)
-    return ws
-
-
-# files of the corpus a test leaves out of the workspace, with why (tests/corpus/test_real_sql_corpus.py)
-SKIPPED = {"flink-sql-cookbook": ("udfs__01_python_udfs.sql",)}  # a Python UDF: code loading, FX195 by design
-
-
 def measure(corpus: Path) -> None:
     from click.testing import CliRunner
 
     from flinkx_build.cli import main
     with tempfile.TemporaryDirectory() as tmp:
-        ws = corpus_workspace(corpus, Path(tmp))
+        ws = corpus_workspace(Path(tmp), corpus)
         result = CliRunner().invoke(main, ["lint", str(ws), "--format", "json"], catch_exceptions=False)
         findings = json.loads(result.stdout)
         flagged: dict[str, set[tuple[str, int]]] = {}
