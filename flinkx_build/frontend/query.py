@@ -10,6 +10,8 @@ from sqlfluff.core.parser import BaseSegment
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.expressions import ExpressionReader
 from flinkx_build.frontend.expressions import code
+from flinkx_build.frontend.expressions import column_place
+from flinkx_build.frontend.expressions import comma_runs
 from flinkx_build.frontend.expressions import identifier_text
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.statements import ParsedStatement
@@ -52,7 +54,7 @@ class _Reader:
             elif seg.is_type("values_clause"):
                 query.kind = "values"
                 # a row's values split at its commas: `TIMESTAMP '...'` is two segments but one value
-                query.rows = [[self.expressions.read_run(run) for run in _comma_runs(row)] for row in code(seg) if row.is_type("bracketed")]
+                query.rows = [[self.expressions.read_run(run) for run in comma_runs(row)] for row in code(seg) if row.is_type("bracketed")]
             else:
                 self._select(seg, query)
         finally:
@@ -299,7 +301,7 @@ class _Reader:
                                                                     virtual=True, pos=self.expressions.pos(name)))
                     else:
                         continue
-                    self.out.added_positions.append(_placed(siblings[i + 1 : i + 3]))
+                    self.out.added_positions.append(column_place(siblings[i + 1 : i + 3]))
 
     def _column_definition(self, seg: BaseSegment) -> ir.ColumnDecl:
         parts = code(seg)
@@ -386,24 +388,3 @@ def _after_keyword(call: BaseSegment, word: str) -> BaseSegment | None:
                     return seg
     return None
 
-
-def _placed(after: list[BaseSegment]) -> str | None:
-    """An added column's place from the segments after it: None (the end), "" (FIRST), or the
-    column it goes AFTER."""
-    word = after[0].raw.upper() if after and after[0].is_type("keyword") else ""
-    if word == "FIRST":
-        return ""
-    if word == "AFTER" and len(after) == 2:
-        return identifier_text([s for s in after[1].segments if s.is_type(*_IDENTIFIERS)][-1]) if after[1].segments else after[1].raw
-    return None
-
-
-def _comma_runs(row: BaseSegment) -> list[list[BaseSegment]]:
-    """The code segments of a bracketed VALUES row, grouped between its commas."""
-    runs: list[list[BaseSegment]] = [[]]
-    for seg in code(row):
-        if seg.is_type("comma"):
-            runs.append([])
-        elif not seg.is_type("start_bracket", "end_bracket"):
-            runs[-1].append(seg)
-    return [run for run in runs if run]
