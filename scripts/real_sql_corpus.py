@@ -53,6 +53,8 @@ SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
     "iceberg-docs": (("apache/iceberg",), r"^docs/docs/flink.*\.md$"),
     "flink-blog": (("apache/flink-web",), r"^docs/content/posts/.*\.md$"),
     "flink-sql-runner": (("apache/flink-kubernetes-operator",), r"^examples/flink-sql-runner-example/sql-scripts/.*\.sql$"),
+    "streamshub-examples": (("streamshub/flink-sql-examples",), r"^docs/.*\.md$"),
+    "datasqrl-runner": (("DataSQRL/flink-sql-runner",), r"^flink-sql-runner/src/test/resources/sql/.*\.sql$"),
 }
 # nexmark's QueryRunner replaces these before it submits a query (its ${VAR}s are not SQL)
 NEXMARK_VARS = {"NEXMARK_TABLE": "datagen", "TPS": "10000000", "EVENTS_NUM": "0", "PERSON_PROPORTION": "1",
@@ -143,7 +145,7 @@ def gather(mirror: Path, raw: Path) -> None:
                     if not blocks:
                         continue
                     text, where = "\n\n".join(blocks) + "\n", path
-                    stem = re.sub(r"^(docs/content/docs/connectors/|docs/content/posts/|docs/docs/|website/docs/)", "", path)
+                    stem = re.sub(r"^(docs/content/docs/connectors/|docs/content/posts/|docs/docs/|website/docs/|docs/)", "", path)
                     name = re.sub(r"\.mdx?$", ".sql", stem.replace("/", "__"))
                     if len(repos) > 1:
                         name = f"{repo.split('/')[1]}__{name}"

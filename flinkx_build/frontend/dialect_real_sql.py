@@ -91,6 +91,21 @@ def extend(dataphin: Dialect) -> None:
 
     dataphin.replace(CreateCatalogStatementSegment=CreateCatalogStatementSegment, StatementSegment=StatementSegment)
 
+    # `VARCHAR(n) CHARACTER SET \`UTF-16LE\``: Calcite's string type as Flink's SHOW CREATE TABLE prints
+    # it (SQL generated from a catalog carries it; Flink's parser and planner take it)
+    datatype = dataphin.get_segment("DatatypeSegment")
+
+    class DatatypeSegment(datatype):  # type: ignore[misc, valid-type]
+        """The types so far, plus a string type with a character set."""
+
+        match_grammar = OneOf(
+            Sequence(OneOf("VARCHAR", "CHAR", "STRING"), Bracketed(Ref("NumericLiteralSegment"), optional=True),
+                     "CHARACTER", "SET", Ref("SingleIdentifierGrammar")),
+            datatype.match_grammar,
+        )
+
+    dataphin.replace(DatatypeSegment=DatatypeSegment)
+
     # `ALTER TABLE t ADD (c TYPE, d AS expr)`: Flink's bracketed ADD/MODIFY list; each column may be
     # placed `FIRST` or `AFTER c` (a bare FIRST is Flink's, ansi wants a column after it)
     position = OneOf("FIRST", Sequence("AFTER", Ref("ColumnReferenceSegment")), optional=True)

@@ -17,6 +17,7 @@ import pytest
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.validate.engine import flink_available
 from tests.corpus.workspace import CORPUS
+from tests.corpus.workspace import FLINKX_YAML
 from tests.corpus.workspace import corpus_workspace
 from tests.corpus.workspace import sources
 
@@ -56,7 +57,7 @@ def test_the_corpus_lints_clean_and_build_agrees(corpus_ws):
 
 def test_the_policies_the_corpus_workspace_turns_off_still_fire(tmp_path):
     """With flinkx's defaults the corpus gets FX196 (and FX480) only: the two policies, nothing else."""
-    ws = corpus_workspace(tmp_path, flinkx_yaml="engine: flink\nvariables:\n  root_service_list: 'h:1'\n")
+    ws = corpus_workspace(tmp_path, flinkx_yaml=FLINKX_YAML.split("lint:")[0])
     lint = flinkx(tmp_path, "lint", "ws")
     codes = {line.split(" ")[1] for line in lint.stdout.splitlines()}
     assert lint.returncode == 1 and codes == {"FX196", "FX480"}, lint.stdout

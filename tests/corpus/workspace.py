@@ -17,11 +17,16 @@ SKIPPED = {"flink-sql-cookbook": ("udfs__01_python_udfs.sql",)}
 # FX480 (a literal password) and FX196 (an engine setting a task may not change, such as
 # `SET 'execution.runtime-mode'`) are flinkx policies, not Flink verdicts: the corpus workspace turns
 # them off as a team would, and test_real_sql_corpus checks that they still fire on it.
-# The oceanbase tutorial leaves `${root_service_list}` for its reader to fill in: a Dataphin variable.
+# The oceanbase tutorial leaves `${root_service_list}` for its reader to fill in, DataSQRL's runner fills
+# `${POSTGRES_*}` from its environment: Dataphin's variables (and a secret, for the password) here.
 FLINKX_YAML = """\
 engine: flink
 variables:
   root_service_list: '127.0.0.1:2882:2881'
+  POSTGRES_AUTHORITY: 'localhost:5432/datasqrl'
+  POSTGRES_USERNAME: postgres
+secrets:
+  - POSTGRES_PASSWORD
 lint:
   FX480: off
   FX196: off

@@ -69,12 +69,26 @@ INSERT INTO snk SELECT a, b FROM src;
 """
 EXPLAIN_WRONG = "EXPLAIN STATEMENT SET BEGIN\n  INSERT INTO snk SELECT a FROM WHERE;\nEND;\nEXPLAIN SELECT a AS user FROM src;\n"
 
-TASKS = {"options": OPTIONS_TASK, "placed": PLACED_TASK, "values": VALUES_TASK, "catalog": CATALOG_TASK, "explain": EXPLAIN_TASK}
+# before: FX120 "cannot parse" on the CREATE TABLE (datasqrl-runner/flink.sql: DDL as Flink's SHOW CREATE
+# TABLE prints it); the column's type is read, so the true positive beside it is FX411
+CHARSET_TASK = """\
+CREATE TEMPORARY TABLE ct (
+  `id` BIGINT NOT NULL,
+  `name` VARCHAR(2147483647) CHARACTER SET `UTF-16LE` NOT NULL
+) WITH ('connector' = 'datagen');
+CREATE TEMPORARY TABLE co (id BIGINT, name STRING) WITH ('connector' = 'blackhole');
+INSERT INTO co SELECT id, name FROM ct;
+"""
+CHARSET_WRONG = "INSERT INTO co SELECT name, id FROM ct;\n"
+
+TASKS = {"options": OPTIONS_TASK, "placed": PLACED_TASK, "values": VALUES_TASK, "catalog": CATALOG_TASK, "explain": EXPLAIN_TASK,
+         "charset": CHARSET_TASK}
 WRONG = {
     "options": (OPTIONS_WRONG, ["options.sql:6:23: FX401 unknown column 'nope'"]),
     "placed": (PLACED_WRONG, ["placed.sql:7:13: FX411 column 2 (e) is BOOLEAN, the sink column 'e' of p/placed#o3 is INT"]),
     "values": (VALUES_WRONG, ["values.sql:6:13: FX410 INSERT INTO p/values#stats writes 5 columns, the sink has 4"]),
     "catalog": (CATALOG_WRONG, ["catalog.sql:4:17: FX120 cannot parse: '`other`'"]),
+    "charset": (CHARSET_WRONG, ["charset.sql:7:23: FX411 column 1 (id) is STRING, the sink column 'id' of p/charset#co is BIGINT"]),
     "explain": (EXPLAIN_WRONG, ["explain.sql:12:28: FX120 cannot parse: 'FROM WHERE'",
                                 "explain.sql:14:21: FX01 Reserved word 'user'"]),
 }
