@@ -108,10 +108,15 @@ def extend(dataphin: Dialect) -> None:
 
     # `ALTER TABLE t ADD (c TYPE, d AS expr)`: Flink's bracketed ADD/MODIFY list; each column may be
     # placed `FIRST` or `AFTER c` (a bare FIRST is Flink's, ansi wants a column after it)
+    # Schema parts ADD/MODIFY take besides columns: `WATERMARK FOR ts AS expr`, `[CONSTRAINT c] PRIMARY KEY (...)`
     position = OneOf("FIRST", Sequence("AFTER", Ref("ColumnReferenceSegment")), optional=True)
-    column = Sequence(OneOf(Ref("DataphinComputedColumnSegment"), Ref("ColumnDefinitionSegment")), position)
+    column = OneOf(Sequence(OneOf(Ref("DataphinComputedColumnSegment"), Ref("ColumnDefinitionSegment")), position),
+                   Ref("WatermarkDefinitionSegment"), Ref("FlinkTableConstraintSegment"))
     bracketed_columns = Sequence(OneOf("ADD", "MODIFY"), Bracketed(Delimited(column)))
     placed_column = Sequence(OneOf("ADD", "MODIFY"), Ref.keyword("COLUMN", optional=True), column)
+    # `DROP (a, b)`, `DROP PRIMARY KEY`, `DROP WATERMARK`, `RENAME a TO b` (a column; `RENAME TO u` is the table)
+    dropped = Sequence("DROP", OneOf(Bracketed(Delimited(Ref("SingleIdentifierGrammar"))), Sequence("PRIMARY", "KEY"), "WATERMARK"))
+    renamed_column = Sequence("RENAME", Ref("SingleIdentifierGrammar"), "TO", Ref("SingleIdentifierGrammar"))
     # `ALTER TABLE t SET ('k' = 'v')` and `RESET ('k', ...)`: the table's options (Flink 1.20's parser
     # and planner take both; the model's columns do not change)
     options = [
@@ -119,4 +124,4 @@ def extend(dataphin: Dialect) -> None:
         Sequence("RESET", Bracketed(Delimited(Ref("QuotedLiteralSegment")))),
     ]
     dataphin.replace(AlterTableOptionsGrammar=dataphin.get_grammar("AlterTableOptionsGrammar").copy(
-        insert=[bracketed_columns, placed_column, *options]))
+        insert=[bracketed_columns, placed_column, dropped, renamed_column, *options]))

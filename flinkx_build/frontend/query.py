@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend import query_ir as ir
+from flinkx_build.frontend.alter_table import read_schema_changes
 from flinkx_build.frontend.expressions import ExpressionReader
 from flinkx_build.frontend.expressions import code
 from flinkx_build.frontend.expressions import column_place
@@ -288,6 +289,7 @@ class _Reader:
             return
         self.out.altered = identifier_text([s for s in refs[0].segments if s.is_type(*_IDENTIFIERS)][-1])
         words = [c.raw.upper() for c in parts if c.is_type("keyword")]
+        read_schema_changes(parts, self.out)
         if "RENAME" in words and len(refs) == 2:
             self.out.renamed_to = identifier_text([s for s in refs[1].segments if s.is_type(*_IDENTIFIERS)][-1])
         if "ADD" in words:  # `ADD c TYPE [FIRST | AFTER b]` or `ADD (c TYPE, d AS expr [FIRST | AFTER b])`

@@ -81,14 +81,39 @@ INSERT INTO co SELECT id, name FROM ct;
 """
 CHARSET_WRONG = "INSERT INTO co SELECT name, id FROM ct;\n"
 
+# before: FX120 on RENAME a TO b, the watermark and key forms and DROP (a, b); `DROP c` parsed but was not
+# applied (FX410 on `SELECT *`). Flink 1.20's ALTER TABLE schema changes, in the model now.
+SCHEMA_TASK = """\
+CREATE TABLE s1 (a INT, b STRING, c BIGINT, ts TIMESTAMP(3)) WITH ('connector' = 'datagen');
+ALTER TABLE s1 DROP c;
+ALTER TABLE s1 RENAME b TO bb;
+ALTER TABLE s1 ADD WATERMARK FOR ts AS ts - INTERVAL '1' SECOND;
+ALTER TABLE s1 MODIFY WATERMARK FOR ts AS ts - INTERVAL '2' SECOND;
+ALTER TABLE s1 ADD PRIMARY KEY (a) NOT ENFORCED;
+ALTER TABLE s1 DROP PRIMARY KEY;
+ALTER TABLE s1 ADD (d DOUBLE, CONSTRAINT pk PRIMARY KEY (a) NOT ENFORCED);
+CREATE TEMPORARY TABLE s_out (a INT, bb STRING, ts TIMESTAMP(3), d DOUBLE) WITH ('connector' = 'blackhole');
+INSERT INTO s_out SELECT * FROM s1;
+INSERT INTO s_out SELECT a, bb, window_start, d FROM TABLE(TUMBLE(TABLE s1, DESCRIPTOR(ts), INTERVAL '1' MINUTE));
+"""
+SCHEMA_WRONG = """\
+CREATE TABLE s2 (a INT, b STRING, c BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen');
+ALTER TABLE s2 DROP (c);
+ALTER TABLE s2 RENAME b TO bb;
+ALTER TABLE s2 DROP WATERMARK;
+INSERT INTO s_out SELECT a, b, ts, 1.0 FROM s2;
+INSERT INTO s_out SELECT a, bb, window_start, 1.0 FROM TABLE(TUMBLE(TABLE s2, DESCRIPTOR(ts), INTERVAL '1' MINUTE));
+"""
+
 TASKS = {"options": OPTIONS_TASK, "placed": PLACED_TASK, "values": VALUES_TASK, "catalog": CATALOG_TASK, "explain": EXPLAIN_TASK,
-         "charset": CHARSET_TASK}
+         "charset": CHARSET_TASK, "schema": SCHEMA_TASK}
 WRONG = {
     "options": (OPTIONS_WRONG, ["options.sql:6:23: FX401 unknown column 'nope'"]),
     "placed": (PLACED_WRONG, ["placed.sql:7:13: FX411 column 2 (e) is BOOLEAN, the sink column 'e' of p/placed#o3 is INT"]),
     "values": (VALUES_WRONG, ["values.sql:6:13: FX410 INSERT INTO p/values#stats writes 5 columns, the sink has 4"]),
     "catalog": (CATALOG_WRONG, ["catalog.sql:4:17: FX120 cannot parse: '`other`'"]),
     "charset": (CHARSET_WRONG, ["charset.sql:7:23: FX411 column 1 (id) is STRING, the sink column 'id' of p/charset#co is BIGINT"]),
+    "schema": (SCHEMA_WRONG, ["schema.sql:16:29: FX401 unknown column 'b'", "schema.sql:17:90: FX451 TUMBLE needs a time attribute"]),
     "explain": (EXPLAIN_WRONG, ["explain.sql:12:28: FX120 cannot parse: 'FROM WHERE'",
                                 "explain.sql:14:21: FX01 Reserved word 'user'"]),
 }
