@@ -25,7 +25,7 @@ class CreateCatalogStatementSegment(BaseSegment):
         "CREATE",
         "CATALOG",
         Ref("IfNotExistsGrammar", optional=True),
-        Ref("NakedIdentifierSegment"),
+        Ref("SingleIdentifierGrammar"),
         Sequence("COMMENT", Ref("QuotedLiteralSegment"), optional=True),
         Ref("CreateTableConnectorOptionsSegment"),
     )
@@ -40,15 +40,15 @@ class CatalogStatementSegment(BaseSegment):
         Sequence(
             "ALTER",
             "CATALOG",
-            Ref("NakedIdentifierSegment"),
+            Ref("SingleIdentifierGrammar"),
             OneOf(
                 Sequence("SET", Ref("DataphinOptionsBracketGrammar")),
                 Sequence("RESET", Bracketed(Delimited(Ref("QuotedLiteralSegment")))),
                 Sequence("COMMENT", Ref("QuotedLiteralSegment")),
             ),
         ),
-        Sequence("DROP", "CATALOG", Ref("IfExistsGrammar", optional=True), Ref("NakedIdentifierSegment")),
-        Sequence(OneOf("DESCRIBE", "DESC"), "CATALOG", Sequence("EXTENDED", optional=True), Ref("NakedIdentifierSegment")),
+        Sequence("DROP", "CATALOG", Ref("IfExistsGrammar", optional=True), Ref("SingleIdentifierGrammar")),
+        Sequence(OneOf("DESCRIBE", "DESC"), "CATALOG", Sequence("EXTENDED", optional=True), Ref("SingleIdentifierGrammar")),
         Sequence("ALTER", "DATABASE", Ref("ObjectReferenceSegment"), "SET", Ref("DataphinOptionsBracketGrammar")),
     )
 
@@ -91,9 +91,37 @@ def extend(dataphin: Dialect) -> None:
 
     dataphin.replace(CreateCatalogStatementSegment=CreateCatalogStatementSegment, StatementSegment=StatementSegment)
 
-    # `ALTER TABLE t ADD (c TYPE, d AS expr)`: Flink's bracketed ADD/MODIFY list
-    bracketed_columns = Sequence(
-        OneOf("ADD", "MODIFY"),
-        Bracketed(Delimited(OneOf(Ref("DataphinComputedColumnSegment"), Ref("ColumnDefinitionSegment")))),
-    )
-    dataphin.replace(AlterTableOptionsGrammar=dataphin.get_grammar("AlterTableOptionsGrammar").copy(insert=[bracketed_columns]))
+    # `VARCHAR(n) CHARACTER SET \`UTF-16LE\``: Calcite's string type as Flink's SHOW CREATE TABLE prints
+    # it (SQL generated from a catalog carries it; Flink's parser and planner take it)
+    datatype = dataphin.get_segment("DatatypeSegment")
+
+    class DatatypeSegment(datatype):  # type: ignore[misc, valid-type]
+        """The types so far, plus a string type with a character set."""
+
+        match_grammar = OneOf(
+            Sequence(OneOf("VARCHAR", "CHAR", "STRING"), Bracketed(Ref("NumericLiteralSegment"), optional=True),
+                     "CHARACTER", "SET", Ref("SingleIdentifierGrammar")),
+            datatype.match_grammar,
+        )
+
+    dataphin.replace(DatatypeSegment=DatatypeSegment)
+
+    # `ALTER TABLE t ADD (c TYPE, d AS expr)`: Flink's bracketed ADD/MODIFY list; each column may be
+    # placed `FIRST` or `AFTER c` (a bare FIRST is Flink's, ansi wants a column after it)
+    # Schema parts ADD/MODIFY take besides columns: `WATERMARK FOR ts AS expr`, `[CONSTRAINT c] PRIMARY KEY (...)`
+    position = OneOf("FIRST", Sequence("AFTER", Ref("ColumnReferenceSegment")), optional=True)
+    column = OneOf(Sequence(OneOf(Ref("DataphinComputedColumnSegment"), Ref("ColumnDefinitionSegment")), position),
+                   Ref("WatermarkDefinitionSegment"), Ref("FlinkTableConstraintSegment"))
+    bracketed_columns = Sequence(OneOf("ADD", "MODIFY"), Bracketed(Delimited(column)))
+    placed_column = Sequence(OneOf("ADD", "MODIFY"), Ref.keyword("COLUMN", optional=True), column)
+    # `DROP (a, b)`, `DROP PRIMARY KEY`, `DROP WATERMARK`, `RENAME a TO b` (a column; `RENAME TO u` is the table)
+    dropped = Sequence("DROP", OneOf(Bracketed(Delimited(Ref("SingleIdentifierGrammar"))), Sequence("PRIMARY", "KEY"), "WATERMARK"))
+    renamed_column = Sequence("RENAME", Ref("SingleIdentifierGrammar"), "TO", Ref("SingleIdentifierGrammar"))
+    # `ALTER TABLE t SET ('k' = 'v')` and `RESET ('k', ...)`: the table's options (Flink 1.20's parser
+    # and planner take both; the model's columns do not change)
+    options = [
+        Sequence("SET", Ref("DataphinOptionsBracketGrammar")),
+        Sequence("RESET", Bracketed(Delimited(Ref("QuotedLiteralSegment")))),
+    ]
+    dataphin.replace(AlterTableOptionsGrammar=dataphin.get_grammar("AlterTableOptionsGrammar").copy(
+        insert=[bracketed_columns, placed_column, dropped, renamed_column, *options]))

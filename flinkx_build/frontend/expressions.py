@@ -247,3 +247,26 @@ def _number_kind(raw: str) -> str:
     if "." in text:
         return "exact"
     return "integer"
+
+
+def column_place(after: list[BaseSegment]) -> str | None:
+    """An added column's place from the segments after it: None (the end), "" (FIRST), or the
+    column it goes AFTER."""
+    word = after[0].raw.upper() if after and after[0].is_type("keyword") else ""
+    if word == "FIRST":
+        return ""
+    if word == "AFTER" and len(after) == 2:
+        names = [s for s in after[1].segments if s.is_type(*_IDENTIFIERS)]
+        return identifier_text(names[-1]) if names else after[1].raw
+    return None
+
+
+def comma_runs(row: BaseSegment) -> list[list[BaseSegment]]:
+    """The code segments of a bracketed VALUES row, grouped between its commas."""
+    runs: list[list[BaseSegment]] = [[]]
+    for seg in code(row):
+        if seg.is_type("comma"):
+            runs.append([])
+        elif not seg.is_type("start_bracket", "end_bracket"):
+            runs[-1].append(seg)
+    return [run for run in runs if run]

@@ -21,6 +21,7 @@ from flinkx_build.frontend.extract import DATAPHIN_WATERMARK_FUNCTIONS
 from flinkx_build.frontend.extract import columns_in
 from flinkx_build.frontend.extract import extract_statement
 from flinkx_build.frontend.extract import functions_in
+from flinkx_build.frontend.explained import explained_statements
 from flinkx_build.frontend.fluff import fluff_config
 from flinkx_build.frontend.fluff import parse_statement
 from flinkx_build.frontend.reserved_stop import first_error
@@ -75,6 +76,9 @@ def parse_chunk(chunk: Chunk, index: int, context: dict[str, str]) -> ParsedChun
     limit = sql_limit_problem(chunk.text)
     if limit is not None:  # sqlfluff would take minutes or give up: refuse before it starts
         return _refused(chunk, index, limit.offset, f"{limit.message} ({limit.code})")
+    explained = explained_statements(chunk)
+    if explained is not None:
+        return _explain(chunk, index, explained, context)
     try:
         parsed = parse_statement(_linter(context_key(context)), chunk.text, "task.sql")
         # `.tree` asserts; a failed parse has no root variant, only violations
@@ -83,6 +87,22 @@ def parse_chunk(chunk: Chunk, index: int, context: dict[str, str]) -> ParsedChun
         return ParsedChunk(chunk, statement_from_tree(tree, parsed.violations, chunk, index), tree)
     except Exception as exc:  # sqlfluff's parser raises on some inputs: a finding, never a traceback
         return _refused(chunk, index, 0, f"cannot parse statement ({type(exc).__name__} in sqlfluff)")
+
+
+def _explain(chunk: Chunk, index: int, explained: list[Chunk], context: dict[str, str]) -> ParsedChunk:
+    """An EXPLAIN: its statements' first syntax problem, else a statement of kind `other`."""
+    for inner in explained:
+        problem = parse_chunk(inner, index, context).statement.syntax
+        if problem is not None:
+            stmt = ParsedStatement(index, "other", chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset)
+            stmt.code_pos, stmt.syntax = Pos(*chunk.code_position), problem
+            return ParsedChunk(chunk, stmt, None)
+    if not explained:
+        return _refused(chunk, index, len(chunk.text.rstrip()), "EXPLAIN needs a query, an INSERT or a statement set")
+    stmt = ParsedStatement(index, "other", chunk.text, chunk.text, Pos(chunk.line, chunk.col), chunk.offset)
+    stmt.code_pos = Pos(*chunk.code_position)
+    stmt.normalized = " ".join(strip_comments(chunk.text).split())
+    return ParsedChunk(chunk, stmt, None)
 
 
 def _refused(chunk: Chunk, index: int, offset: int, message: str) -> ParsedChunk:

@@ -8,8 +8,11 @@ from __future__ import annotations
 from sqlfluff.core.parser import BaseSegment
 
 from flinkx_build.frontend import query_ir as ir
+from flinkx_build.frontend.alter_table import read_schema_changes
 from flinkx_build.frontend.expressions import ExpressionReader
 from flinkx_build.frontend.expressions import code
+from flinkx_build.frontend.expressions import column_place
+from flinkx_build.frontend.expressions import comma_runs
 from flinkx_build.frontend.expressions import identifier_text
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.statements import ParsedStatement
@@ -51,8 +54,8 @@ class _Reader:
                 query.branches = [self.query(c) for c in code(seg) if c.is_type(*_QUERY_TYPES, "bracketed")]
             elif seg.is_type("values_clause"):
                 query.kind = "values"
-                query.rows = [[self.expressions.read(v) for v in code(row) if not v.is_type("start_bracket", "end_bracket", "comma")]
-                              for row in code(seg) if row.is_type("bracketed")]
+                # a row's values split at its commas: `TIMESTAMP '...'` is two segments but one value
+                query.rows = [[self.expressions.read_run(run) for run in comma_runs(row)] for row in code(seg) if row.is_type("bracketed")]
             else:
                 self._select(seg, query)
         finally:
@@ -286,16 +289,21 @@ class _Reader:
             return
         self.out.altered = identifier_text([s for s in refs[0].segments if s.is_type(*_IDENTIFIERS)][-1])
         words = [c.raw.upper() for c in parts if c.is_type("keyword")]
+        read_schema_changes(parts, self.out)
         if "RENAME" in words and len(refs) == 2:
             self.out.renamed_to = identifier_text([s for s in refs[1].segments if s.is_type(*_IDENTIFIERS)][-1])
-        if "ADD" in words:  # `ADD c TYPE` or `ADD (c TYPE, d AS expr)`
-            for added in body.recursive_crawl("column_definition", "dataphin_computed_column"):
-                if added.is_type("column_definition"):
-                    self.out.added_columns.append(self._column_definition(added))
-                else:
-                    name, *_, expr = code(added)
-                    self.out.added_columns.append(ir.ColumnDecl(identifier_text(name), kind="computed", expr=self.expressions.read(expr),
-                                                                virtual=True, pos=self.expressions.pos(name)))
+        if "ADD" in words:  # `ADD c TYPE [FIRST | AFTER b]` or `ADD (c TYPE, d AS expr [FIRST | AFTER b])`
+            for siblings in [parts, *(code(b) for b in parts if b.is_type("bracketed"))]:
+                for i, added in enumerate(siblings):
+                    if added.is_type("column_definition"):
+                        self.out.added_columns.append(self._column_definition(added))
+                    elif added.is_type("dataphin_computed_column"):
+                        name, *_, expr = code(added)
+                        self.out.added_columns.append(ir.ColumnDecl(identifier_text(name), kind="computed", expr=self.expressions.read(expr),
+                                                                    virtual=True, pos=self.expressions.pos(name)))
+                    else:
+                        continue
+                    self.out.added_positions.append(column_place(siblings[i + 1 : i + 3]))
 
     def _column_definition(self, seg: BaseSegment) -> ir.ColumnDecl:
         parts = code(seg)
@@ -381,3 +389,4 @@ def _after_keyword(call: BaseSegment, word: str) -> BaseSegment | None:
                 if seg.is_type("column_reference") or not seg.segments:
                     return seg
     return None
+

@@ -130,6 +130,12 @@ class StatementQuery:
     altered: str = ""  # ALTER TABLE t ...: t as written (its last part)
     renamed_to: str = ""  # ALTER TABLE t RENAME TO u
     added_columns: list[ColumnDecl] = field(default_factory=list)  # ALTER TABLE t ADD c TYPE
+    # where each added column goes: None at the end, "" FIRST, a name AFTER that column
+    added_positions: list[str | None] = field(default_factory=list)
+    dropped_columns: list[str] = field(default_factory=list)  # ALTER TABLE t DROP c | DROP (a, b)
+    renamed_columns: dict[str, str] = field(default_factory=dict)  # ALTER TABLE t RENAME a TO b
+    watermark_for: str = ""  # ALTER TABLE t ADD|MODIFY WATERMARK FOR ts AS ...: ts
+    watermark_dropped: bool = False  # ALTER TABLE t DROP WATERMARK
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -19,7 +19,7 @@ def _frontend_version() -> str:
     digest = hashlib.sha256()
     for name in ("dialect.py", "extract.py", "hints.py", "splitter.py", "statements.py", "parse.py",
                  "positions.py", "query_ir.py", "query.py", "expressions.py", "dialect_flink120.py", "reserved_stop.py",
-                 "code_loading.py", "dialect_real_sql.py"):
+                 "code_loading.py", "dialect_real_sql.py", "explained.py", "alter_table.py"):
         digest.update((folder / name).read_bytes())
     # what the parse reads from outside the front-end: `${var}` rendering, code_loading's safe catalog types
     for name in ("variables.py", "engine_settings.py"):

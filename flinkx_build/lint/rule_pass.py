@@ -18,9 +18,11 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.flink_data import reserved_words
 from flinkx_build.frontend.fluff import fluff_config
 from flinkx_build.frontend.fluff import lint_statement
+from flinkx_build.frontend.explained import explained_statements
 from flinkx_build.frontend.parse import context_key
 from flinkx_build.frontend.parse import parse_chunk
 from flinkx_build.frontend.parse import statement_from_tree
+from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.jobs import SQL_RULES
@@ -54,21 +56,42 @@ def run_rule_pass(job: RuleJob) -> tuple[list[Diagnostic], list[ParsedStatement]
         if chunk.kind != "statement":
             parsed.append(parse_chunk(chunk, index, job.context).statement)
             continue
+        explained = explained_statements(chunk)
+        if explained is not None:
+            # the build's reading of an EXPLAIN (frontend/explained.py), and the rules on what it explains
+            parsed.append(parse_chunk(chunk, index, job.context).statement)
+            for inner in explained:
+                linted = lint_statement(linter, inner.text, job.display_path, fix=job.fix)
+                diags.extend(_rule_findings(job, inner, linted.violations))
+                edits.extend(_fix_edits(job, inner, linted))
+            continue
         linted = lint_statement(linter, chunk.text, job.display_path, fix=job.fix)
         problems = [v for v in linted.violations if not isinstance(v, SQLLintError)]
         parsed.append(statement_from_tree(linted.tree, problems, chunk, index))
-        for violation in linted.violations:
-            if isinstance(violation, SQLLintError):
-                line, col = chunk.position(violation.line_no, violation.line_pos)
-                diags.append(Diagnostic(job.display_path, line, col, violation.rule_code(), mask_in_context(violation.desc(), chunk.text),
-                                        severity=_severity(violation, job.severities), fixable=bool(violation.fixes)))
-        if job.fix and linted.templated_file is not None and linted.tree is not None:
-            # a statement sqlfluff could not lex (an unclosed bracket) has no tree to fix: its
-            # FX120 stands, and fix_string() would assert (found by the fuzzer)
-            fixed, _ = linted.fix_string()
-            if fixed != chunk.text:
-                edits.append((chunk.offset, chunk.offset + len(chunk.text), fixed))
+        diags.extend(_rule_findings(job, chunk, linted.violations))
+        edits.extend(_fix_edits(job, chunk, linted))
     return diags, parsed, edits
+
+
+def _fix_edits(job: RuleJob, chunk: Chunk, linted) -> list[Edit]:  # noqa: ANN001 - sqlfluff's LintedFile
+    if job.fix and linted.templated_file is not None and linted.tree is not None:
+        # a statement sqlfluff could not lex (an unclosed bracket) has no tree to fix: its
+        # FX120 stands, and fix_string() would assert (found by the fuzzer)
+        fixed, _ = linted.fix_string()
+        if fixed != chunk.text:
+            return [(chunk.offset, chunk.offset + len(chunk.text), fixed)]
+    return []
+
+
+def _rule_findings(job: RuleJob, chunk: Chunk, violations: list) -> list[Diagnostic]:
+    """The FX rules' findings of one statement, at their places in the file."""
+    diags: list[Diagnostic] = []
+    for violation in violations:
+        if isinstance(violation, SQLLintError):
+            line, col = chunk.position(violation.line_no, violation.line_pos)
+            diags.append(Diagnostic(job.display_path, line, col, violation.rule_code(), mask_in_context(violation.desc(), chunk.text),
+                                    severity=_severity(violation, job.severities), fixable=bool(violation.fixes)))
+    return diags
 
 
 def _severity(violation: SQLLintError, severities: dict[str, str]) -> str:

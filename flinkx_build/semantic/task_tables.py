@@ -6,6 +6,8 @@ the columns a query sees (None: not known), the columns an INSERT writes, and th
 """
 from __future__ import annotations
 
+import dataclasses
+
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.semantic import types as ft
 from flinkx_build.semantic.functions import call_type
@@ -66,18 +68,32 @@ def create_table_as(tables: Tables, sinks: Sinks, task: str, name: str, outputs:
 
 
 def alter_table(tables: Tables, sinks: Sinks, modes: dict[str, str | None], task: str, sq: ir.StatementQuery) -> None:
-    """A task's own table altered: ADD appends its columns, RENAME TO moves them to the new name.
-    A meta table altered in a task is not followed (its columns stay the workspace's)."""
+    """A task's own table altered: DROP, RENAME a TO b and watermarks change its columns, ADD puts new
+    ones in place, RENAME TO moves them to the new name. A meta table altered in a task is not
+    followed (its columns stay the workspace's)."""
     old = sq.altered.lower()
     if old not in tables:
         return
     current = tables[old]
+    if current is not None and (sq.dropped_columns or sq.renamed_columns or sq.watermark_for or sq.watermark_dropped):
+        current = _changed_schema(task_table_key(task, sq.altered), current, sq)
+        tables[old] = current
+        if old in sinks:
+            dropped = {c.lower() for c in sq.dropped_columns}
+            renamed = {k.lower(): v for k, v in sq.renamed_columns.items()}
+            sinks[old] = [(renamed.get(n.lower(), n), t) for n, t in sinks[old] if n.lower() not in dropped]
     if sq.added_columns and current is not None:
         key = task_table_key(task, sq.altered)
-        added = [_own(key, c.name, declared_type(c)) for c in sq.added_columns]
-        tables[old] = [*current, *added]
+        places = sq.added_positions or [None] * len(sq.added_columns)
+        columns, written = list(current), list(sinks.get(old, []))
+        for decl, place in zip(sq.added_columns, places):
+            column = _own(key, decl.name, declared_type(decl))
+            columns.insert(_index(columns, place), column)
+            if _written(decl):
+                written.insert(_index(written, place), (column.name, column.type))
+        tables[old] = columns
         if old in sinks:
-            sinks[old] = [*sinks[old], *((c.name, c.type) for c, d in zip(added, sq.added_columns) if _written(d))]
+            sinks[old] = written
     if sq.renamed_to:
         new = sq.renamed_to.lower()
         tables[new] = tables.pop(old)
@@ -85,3 +101,31 @@ def alter_table(tables: Tables, sinks: Sinks, modes: dict[str, str | None], task
             sinks[new] = sinks.pop(old)
         if old in modes:
             modes[new] = modes.pop(old)
+
+
+def _index(columns: list, place: str | None) -> int:
+    """Where `ADD c ... [FIRST | AFTER b]` puts c in `columns` (SourceColumns or (name, type) pairs)."""
+    if place is None:
+        return len(columns)
+    if place == "":
+        return 0
+    names = [(c.name if isinstance(c, SourceColumn) else c[0]).lower() for c in columns]
+    return names.index(place.lower()) + 1 if place.lower() in names else len(columns)
+
+
+def _changed_schema(key: str, columns: list[SourceColumn], sq: ir.StatementQuery) -> list[SourceColumn]:
+    """`DROP c`, `RENAME a TO b`, `ADD|MODIFY WATERMARK FOR ts` and `DROP WATERMARK` applied to `columns`."""
+    dropped = {c.lower() for c in sq.dropped_columns}
+    renamed = {k.lower(): v for k, v in sq.renamed_columns.items()}
+    out = []
+    for column in columns:
+        if column.name.lower() in dropped:
+            continue
+        typ = column.type
+        if typ is not None and sq.watermark_dropped and typ.time_attribute == "rowtime":
+            typ = dataclasses.replace(typ, time_attribute="")
+        if typ is not None and sq.watermark_for.lower() == column.name.lower():
+            typ = dataclasses.replace(typ, time_attribute="rowtime")
+        name = renamed.get(column.name.lower(), column.name)
+        out.append(column if (name, typ) == (column.name, column.type) else _own(key, name, typ))
+    return out

@@ -89,11 +89,16 @@ DOUBLE = FlinkType("DOUBLE")
 NULL = FlinkType("NULL")
 
 
+# `VARCHAR(n) CHARACTER SET \`UTF-16LE\``, as Flink's SHOW CREATE TABLE prints a string type: the
+# character set changes nothing Flink checks (its strings are UTF-16 inside)
+_CHARACTER_SET = re.compile(r" CHARACTER SET (?:`[^`]*`|\w+)", re.IGNORECASE)
+
+
 def parse_type(text: str | None) -> FlinkType | None:
     """A type as written in YAML or DDL; None when it is not one this module reads."""
     if not text:
         return None
-    compact = " ".join(text.split())
+    compact = _CHARACTER_SET.sub("", " ".join(text.split()))
     upper = compact.upper()
     for complex_root in ("ROW", "ARRAY", "MAP", "MULTISET", "RAW"):
         if upper.startswith(complex_root + "<") or upper.startswith(complex_root + "("):

@@ -50,7 +50,7 @@ def test_each_is_named_at_its_first_keyword_with_what_to_do(make_workspace, cli)
 
 
 def test_other_statements_that_do_not_parse_keep_their_message(make_workspace, cli):
-    ws = _workspace(make_workspace, ["EXPLAIN ESTIMATED_COST SELECT id FROM src", "SELEC id FROM src",
+    ws = _workspace(make_workspace, ["EXPLAIN ESTIMATED_COST SELEC id FROM src", "SELEC id FROM src",
                                      "INSERT INTO snk SELECT id FROM src"])
     lines = [line for line in cli("lint", str(ws)).lines if " FX120 " in line]
     assert len(lines) == 2 and not any("SQL client" in line for line in lines), lines
