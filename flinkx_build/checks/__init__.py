@@ -13,6 +13,7 @@ from flinkx_build.checks import columns
 from flinkx_build.checks import connector_options
 from flinkx_build.checks import credentials
 from flinkx_build.checks import engine_settings
+from flinkx_build.checks import flink_target
 from flinkx_build.checks import insert_schema
 from flinkx_build.checks import late_data_sink
 from flinkx_build.checks import lookup_keys
@@ -27,7 +28,7 @@ from flinkx_build.semantic.model import TaskModel
 
 CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check,
           cdc_sources.check, credentials.check, settings.check, mrs_hints.check, late_data_sink.check,
-          connector_options.check, engine_settings.check)
+          connector_options.check, engine_settings.check, flink_target.check)
 
 
 def check_codes() -> frozenset[str]:
