@@ -121,14 +121,14 @@ def keywords(raw: dict[str, Any]) -> dict[str, str]:
     return {word: ("error" if entry["rejected_in"] else "warning") for word, entry in sorted(raw.items())}
 
 
-def callable_name(name: str) -> str | None:
-    """The name SQL calls an operator-table entry by, or None."""
-    if name.startswith("$") and WORD.match(name[1:]):
-        return name[1:]  # the group-window form ($TUMBLE) of a function SQL calls TUMBLE
+def callable_names(name: str) -> list[str]:
+    """The names SQL calls an operator-table entry by (none for an operator symbol)."""
+    if name.startswith("$"):
+        return []  # internal forms; the group-window ones ($TUMBLE) are folded in by `functions`
     for suffix in VARIANT_SUFFIXES:
         if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name if WORD.match(name) else None
+            return [name, name[: -len(suffix)]]  # SHOW FUNCTIONS lists the variant, SQL calls the base
+    return [name] if WORD.match(name) else []
 
 
 def functions(raw: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -136,11 +136,15 @@ def functions(raw: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for name, entry in raw.items():
         for form in entry["entries"]:
             if form["source"] == "operator":
-                called = callable_name(name)
-                if called and form["syntax"] in CALL_SYNTAX and called not in NOT_CALLED_BY_NAME:
-                    forms.setdefault(called, []).append(form)
+                for called in callable_names(name):
+                    if form["syntax"] in CALL_SYNTAX and called not in NOT_CALLED_BY_NAME:
+                        forms.setdefault(called, []).append(form)
             elif not form["internal"] and form["runtime"] and WORD.match(name):
                 forms.setdefault(name, []).append(form)
+    # the group-window form of a window function ($TUMBLE(ts, size)) counts towards TUMBLE's arguments
+    for name, entry in raw.items():
+        if name.startswith("$") and name[1:] in forms:
+            forms[name[1:]].extend(f for f in entry["entries"] if f.get("syntax") == "FUNCTION")
     out: dict[str, dict[str, Any]] = {}
     for name in sorted(set(forms) | set(PARSER_FUNCTIONS)):
         found = forms.get(name, [])

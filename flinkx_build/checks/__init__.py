@@ -18,6 +18,7 @@ from flinkx_build.checks import insert_schema
 from flinkx_build.checks import late_data_sink
 from flinkx_build.checks import lookup_keys
 from flinkx_build.checks import mrs_hints
+from flinkx_build.checks import on_conflict
 from flinkx_build.checks import settings
 from flinkx_build.checks import time_attributes
 from flinkx_build.checks import workspace
@@ -28,7 +29,7 @@ from flinkx_build.semantic.model import TaskModel
 
 CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check,
           cdc_sources.check, credentials.check, settings.check, mrs_hints.check, late_data_sink.check,
-          connector_options.check, engine_settings.check, flink_target.check)
+          connector_options.check, engine_settings.check, flink_target.check, on_conflict.check)
 
 
 def check_codes() -> frozenset[str]:
