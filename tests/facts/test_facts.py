@@ -59,3 +59,14 @@ def test_unknown_flink_version_is_one_line_at_flinkx_yaml(make_workspace):
     assert lines == ["flinkx.yaml:2:16: FX121 flink_version '1.17' is not a Flink version flinkx has facts for (supported: 1.20, 2.3) "
                      "(use one of them, or add the version's facts (docs/flink-versions.md))"]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("value, code, exit_code", [('"../../etc"', "FX100", 2), ('"1.20/../../x"', "FX100", 2), ('"9.9"', "FX121", 1)])
+def test_flink_version_never_names_a_file(make_workspace, value, code, exit_code):
+    """A workspace's flink_version selects one of flinkx's own catalogs or none: a path in it is
+    refused as no version (FX100), a version without a catalog is FX121; only data/flink/ is read."""
+    root = make_workspace({"flinkx.yaml": f"engine: flink\nflink_version: {value}\n"})
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", str(root)], capture_output=True, text=True, cwd=root, timeout=300)
+    assert done.returncode == exit_code and f": {code} " in done.stdout + done.stderr, done.stdout + done.stderr
+    with pytest.raises(UnknownFlinkVersion):
+        facts_for(value.strip('"'))
