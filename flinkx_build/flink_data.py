@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -79,12 +80,12 @@ class FlinkFacts:
     keywords_added: frozenset[str] = field(default_factory=frozenset)  # newly rejected bare
     functions_added: frozenset[str] = field(default_factory=frozenset)
 
-    @property
+    @cached_property
     def reserved(self) -> frozenset[str]:
         """Words the parser rejects written bare as a name."""
         return frozenset(w for w, level in self.keywords.items() if level == "error")
 
-    @property
+    @cached_property
     def type_heads(self) -> frozenset[str]:
         """Words a column type may start with: the SQL type names' first words, and INTERVAL and
         NULL, which the type-string parser reads (a column's type in YAML is such a string)."""
