@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from flinkx_build.connectors import spec_for
 from flinkx_build.errors import Diagnostic
 from flinkx_build.flink_data import FactoryFact
 from flinkx_build.flink_data import FlinkFacts
@@ -63,17 +64,22 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
             for column in stmt.query.create_columns + stmt.query.added_columns:
                 if column.type_text and column.pos is not None:
                     add(type_finding(facts, column.type_text, path, column.pos))
-        for bound in rs.tables:
+        for bound, ref in zip(rs.tables, stmt.tables):
             definition = bound.definition
             if bound.kind != "meta" or definition is None:
                 continue
+            hinted = [(key, value, hint.pos) for hint in ref.hints if not hint.error
+                      for item in hint.items if item.lower == "options" for key, value in item.options]
+            merged = {**definition.options, **{k: v for k, v, _ in hinted}}
+            for key, value, pos in hinted:  # OPTIONS('k' = 'v') on this reference
+                add(value_finding(facts, merged, key, value, path, pos, table_type=definition.table.type))
             for column in definition.table.columns:
                 add(type_finding(facts, column.type, column.loc.path, Pos(column.loc.line, column.loc.col)))
             for key, value in definition.options.items():
                 origin = definition.origins.get(f"option:{key}")
                 at = (origin.path, Pos(origin.line, origin.col)) if origin else (definition.table.loc.path,
                                                                                   Pos(definition.table.loc.line, definition.table.loc.col))
-                add(value_finding(facts, definition.options, key, value, *at))
+                add(value_finding(facts, definition.options, key, value, *at, table_type=definition.table.type))
     return list(out.values())
 
 
@@ -124,8 +130,15 @@ def _factories(facts: FlinkFacts, options: dict[str, str]) -> Iterator[tuple[Fac
             yield fmt, f"{key[: -len('format')]}{name}."
 
 
-def value_finding(facts: FlinkFacts, options: dict[str, str], key: str, value: str, path: str, pos: Pos) -> Diagnostic | None:
-    """FX498 when `key` is an enum option of the table's connector or format and `value` is not one of its values."""
+def value_finding(facts: FlinkFacts, options: dict[str, str], key: str, value: str, path: str, pos: Pos,
+                  table_type: str = "") -> Diagnostic | None:
+    """FX498 when `key` is an enum option of the table's connector or format and `value` is not one of its values:
+    the target's jars' factories first, then a connector outside them with documented values (kafka)."""
+    spec = spec_for(options, table_type)
+    documented = dict(spec.values) if spec is not None else {}
+    if key in documented and "${" not in value and value.strip().upper() not in {v.upper() for v in documented[key]}:
+        return Diagnostic(path, pos.line, pos.col, "FX498", f"'{key}' = '{value}' is not a value the {spec.name} connector accepts",
+                          f"one of: {', '.join(documented[key])}")
     for factory, prefix in _factories(facts, options):
         if prefix and not key.startswith(prefix):
             continue

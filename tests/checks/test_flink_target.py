@@ -90,3 +90,32 @@ def test_recorded_planner_verdicts_are_the_planners(version, tmp_path):
         else:
             assert verdicts[task].startswith("ERROR"), (task, verdicts[task])
             assert recorded.split(": ", 1)[1] in verdicts[task], (task, verdicts[task])
+
+
+KAFKA = ("type: kafka\ncolumns:\n  - {name: id, type: BIGINT}\n"
+         "with: {connector: kafka, topic: t, properties.bootstrap.servers: \"k:9092\", format: json%s}\n")
+TASK = "CREATE TEMPORARY TABLE out1 (id BIGINT) WITH ('connector' = 'blackhole');\n%sINSERT INTO out1 SELECT id FROM ev;\n"
+
+
+def _lint(make_workspace, table: str, task: str) -> list[str]:
+    root = make_workspace({"projects/ods/tables/ev.yaml": table, "projects/ods/tasks/t.sql": task})
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", "-q", str(root)], capture_output=True, text=True, cwd=root, timeout=300)
+    return [line for line in done.stdout.splitlines() if "FX498" in line]
+
+
+def test_a_kafka_startup_mode_outside_its_values_is_caught_where_written(make_workspace):
+    # kafka is not in Flink's jars: its values are the connector's documented ones (connector_options.json)
+    assert _lint(make_workspace, KAFKA % ", scan.startup.mode: latest", TASK % "") == [
+        "projects/ods/tables/ev.yaml:4:109: FX498 'scan.startup.mode' = 'latest' is not a value the kafka connector accepts "
+        "(one of: earliest-offset, latest-offset, group-offsets, timestamp, specific-offsets)"]
+    assert _lint(make_workspace, KAFKA % ", scan.startup.mode: LATEST-OFFSET", TASK % "") == []  # Flink ignores case
+    found = _lint(make_workspace, KAFKA % "", TASK % "SET ev.`scan.startup.mode` = 'latest';\n")
+    assert len(found) == 1 and found[0].startswith("projects/ods/tasks/t.sql:2:1: FX498 'scan.startup.mode' = 'latest'")
+
+
+def test_an_options_hint_value_is_checked_at_the_hint(make_workspace):
+    task = ("CREATE TEMPORARY TABLE out1 (id BIGINT) WITH ('connector' = 'blackhole');\n"
+            "INSERT INTO out1 SELECT id FROM ev /*+ OPTIONS('scan.startup.mode' = 'newest') */;\n")
+    found = _lint(make_workspace, KAFKA % "", task)
+    assert len(found) == 1 and found[0].startswith("projects/ods/tasks/t.sql:2:")
+    assert "'scan.startup.mode' = 'newest'" in found[0]
