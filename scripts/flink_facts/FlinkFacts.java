@@ -252,6 +252,7 @@ public final class FlinkFacts {
     // ---------------------------------------------------------------- configuration options
     static String options() throws Exception {
         TreeMap<String, String> found = new TreeMap<>();
+        Set<String> deprecatedKeys = new TreeSet<>();
         Class<?> configOption = Class.forName("org.apache.flink.configuration.ConfigOption");
         for (String path : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (!path.endsWith(".jar")) {
@@ -282,10 +283,17 @@ public final class FlinkFacts {
                             f.setAccessible(true);
                             Object option = f.get(null);
                             String key = (String) configOption.getMethod("key").invoke(option);
-                            if (found.containsKey(key)) {
+                            boolean deprecated = classDeprecated || f.isAnnotationPresent(Deprecated.class);
+                            // a key declared twice (an old class kept beside its successor): the
+                            // declaration that is not deprecated wins, else the first one
+                            if (found.containsKey(key) && (deprecated || !deprecatedKeys.contains(key))) {
                                 continue;
                             }
-                            boolean deprecated = classDeprecated || f.isAnnotationPresent(Deprecated.class);
+                            if (deprecated) {
+                                deprecatedKeys.add(key);
+                            } else {
+                                deprecatedKeys.remove(key);
+                            }
                             found.put(key, optionJson(option, c.getName() + "." + f.getName(), deprecated));
                         } catch (Throwable e) {
                             // an option class that cannot initialise here: skip it
