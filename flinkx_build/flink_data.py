@@ -71,6 +71,8 @@ class FlinkFacts:
     functions: frozenset[str]  # upper-case names SQL can call
     arity: Mapping[str, tuple[int, int | None]]  # name -> (min, max or None) where fixed
     signatures: Mapping[str, tuple[str, ...]]
+    aggregates: frozenset[str]  # aggregate functions (ROW_NUMBER and the like are `over_only`)
+    over_only: frozenset[str]  # functions only an OVER window takes
     sql_types: frozenset[str]  # SQL type names the DDL parser takes (upper case, may hold spaces)
     type_keywords: frozenset[str]  # the type-string parser's keywords (LogicalTypeParser)
     options: Mapping[str, OptionFact]
@@ -163,6 +165,8 @@ def _load(version: str) -> FlinkFacts:
         functions=frozenset(functions),
         arity={n: (f["arity"][0], f["arity"][1]) for n, f in functions.items() if f.get("arity")},
         signatures={n: tuple(f.get("signatures", ())) for n, f in functions.items()},
+        aggregates=frozenset(n for n, f in functions.items() if f.get("aggregate")),
+        over_only=frozenset(n for n, f in functions.items() if f.get("over_only")),
         sql_types=frozenset(types["sql_types"]),
         type_keywords=frozenset(types["type_string_keywords"]),
         options={k: _option(k, v) for k, v in options.items()},
@@ -225,6 +229,19 @@ def type_heads_of_any_version() -> frozenset[str]:
     """Type names some supported version knows: the loader reads YAML before it knows the target,
     so it refuses only what no version knows (FX107); a type the target lacks is FX124."""
     return frozenset(h for v in supported_versions() for h in _load(v).type_heads)
+
+
+@lru_cache(maxsize=1)
+def aggregates_of_any_version() -> frozenset[str]:
+    """Aggregate functions of some supported version: the semantic model reads a task without its
+    target, and a name that aggregates in one version is no plain function in another."""
+    return frozenset(n for v in supported_versions() for n in _load(v).aggregates)
+
+
+@lru_cache(maxsize=1)
+def over_only_of_any_version() -> frozenset[str]:
+    """Functions some supported version takes only over a window (ROW_NUMBER, RANK, LAG, ...)."""
+    return frozenset(n for v in supported_versions() for n in _load(v).over_only)
 
 
 def versions_with_type(name: str) -> list[str]:

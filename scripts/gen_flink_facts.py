@@ -15,7 +15,9 @@ flinkx_build/data/flink/<major.minor>/:
   backtick-quoted form parses, else "warning" (a non-reserved keyword).
 * functions.json - the names SQL can call (the planner's operator table and the built-in
   function definitions that have a runtime implementation), each with its argument count range
-  where every definition of the name states one, and the definitions' signatures.
+  where every definition of the name states one, the definitions' signatures, and whether it
+  is an aggregate (an operator that is an aggregator, a definition of aggregate kind) or a
+  function only an OVER window takes (ROW_NUMBER, LAG: the operator requires OVER).
 * types.json     - LogicalTypeRoot, the type-string parser's keywords, and which SQL type
   names the DDL parser accepts (TYPE_SAMPLES below, each parsed as a column type).
 * options.json   - every ConfigOption declared in a *Options class of the jars: type, enum
@@ -149,7 +151,11 @@ def functions(raw: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for name in sorted(set(forms) | set(PARSER_FUNCTIONS)):
         found = forms.get(name, [])
         signatures = sorted({s for form in found for s in form.get("signatures", [])})
-        out[name] = {"arity": arity(found), "signatures": signatures}
+        over_only = any(form.get("requires_over") for form in found)
+        out[name] = {"arity": arity(found), "signatures": signatures,
+                     # ROW_NUMBER, RANK, LAG ... are aggregators to Calcite, but only over a window
+                     "aggregate": not over_only and any(form.get("aggregate") for form in found),
+                     "over_only": over_only}
     return out
 
 

@@ -145,6 +145,8 @@ public final class FlinkFacts {
             boolean internal = (Boolean) call(d, "isInternal");
             StringBuilder o = new StringBuilder("{\"source\": \"definition\"");
             o.append(", \"internal\": ").append(internal);
+            String kind = String.valueOf(call(d, "getKind"));
+            o.append(", \"aggregate\": ").append(kind.equals("AGGREGATE") || kind.equals("TABLE_AGGREGATE"));
             // without a runtime implementation the planner leaves the name to its operator table
             o.append(", \"runtime\": ").append(call(d, "hasRuntimeImplementation"));
             try {
@@ -199,7 +201,9 @@ public final class FlinkFacts {
             }
             parts.computeIfAbsent(name, k -> new ArrayList<>()).add("{\"source\": \"operator\", \"syntax\": "
                     + str(syntax) + ", \"kind\": " + str(String.valueOf(call(op, "getKind")))
-                    + ", \"min\": " + min + ", \"max\": " + max + "}");
+                    + ", \"min\": " + min + ", \"max\": " + max
+                    + ", \"aggregate\": " + call(op, "isAggregator")
+                    + ", \"requires_over\": " + call(op, "requiresOver") + "}");
         }
         for (String name : shownUpper) {
             parts.computeIfAbsent(name, k -> new ArrayList<>());
