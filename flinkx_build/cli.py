@@ -142,7 +142,7 @@ main.params.extend(verbosity_options())
 
 # Each command is the `command` of the module of the same name under flinkx_build/commands/
 # (tests/cli/test_lazy_commands.py checks this list against the modules).
-COMMANDS = ("build", "deploy", "docs", "explain", "fix", "graph", "impact", "lineage", "lint", "lsp", "test", "validate")
+COMMANDS = ("build", "deploy", "docs", "explain", "fix", "graph", "impact", "lineage", "lint", "lsp", "test", "upgrade-check", "validate")
 
 
 def _load_command(name: str) -> click.Command | None:
@@ -156,7 +156,7 @@ def _load_command(name: str) -> click.Command | None:
     # under pytest (in-process CLI tests) it is already imported and stays as it is.
     sys.modules.setdefault("pytest", None)  # type: ignore[arg-type]
     try:
-        module = importlib.import_module(f"flinkx_build.commands.{name}")
+        module = importlib.import_module(f"flinkx_build.commands.{name.replace('-', '_')}")
     except ModuleNotFoundError as exc:
         if (exc.name or "").startswith("flinkx_build"):
             raise  # our own bug: never hide it behind "no such command"

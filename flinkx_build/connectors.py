@@ -45,6 +45,7 @@ class ConnectorSpec:
     helper: bool  # validated by FactoryUtil's helper, which also accepts `helper_options`
     strict: bool  # complete list: Flink refuses any other key
     source: str
+    values: tuple[tuple[str, tuple[str, ...]], ...] = ()  # an enum option's accepted values (documented)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ def catalog() -> Catalog:
             helper=entry.get("helper", False),
             strict=entry.get("strict", False),
             source=entry.get("source", ""),
+            values=tuple((key, tuple(allowed)) for key, allowed in sorted(entry.get("values", {}).items())),
         )
         for alias in (name, *entry.get("aliases", [])):
             connectors[alias.lower()] = spec

@@ -26,6 +26,14 @@ CODES: dict[str, tuple[str, str]] = {
     "FX110": ("error", "unknown variable"),
     # task SQL
     "FX120": ("error", "SQL syntax error"),
+    # the workspace's Flink version (flink_data.py, checks/flink_target.py)
+    "FX121": ("error", "flink_version is not a version flinkx has facts for"),
+    "FX122": ("warning", "option removed in the target Flink version"),
+    "FX123": ("warning", "option key deprecated in the target Flink version"),
+    "FX124": ("error", "data type the target Flink version does not have"),
+    "FX125": ("error", "built-in function the target Flink version does not have"),
+    "FX126": ("error", "built-in function called with the wrong number of arguments"),
+    "FX127": ("error", "syntax the target Flink version does not have"),
     "FX130": ("error", "unknown table"),
     "FX131": ("error", "unknown project"),
     "FX132": ("error", "ambiguous table: stream and offline tables share the name"),
@@ -84,6 +92,9 @@ CODES: dict[str, tuple[str, str]] = {
     "FX492": ("error", "SET is the only mention of a name that is a stream and an offline table"),
     "FX495": ("info", "meta table used by no task"),
     "FX496": ("info", "function used by no task"),
+    "FX497": ("error", "upsert key differs from the sink's primary key and the INSERT has no ON CONFLICT (Flink 2.3)"),
+    "FX498": ("error", "option value the connector or format does not accept"),
+    "FX499": ("warning", "state does not restore across the Flink version change"),
     # sqlfluff rules of the flinkx_rules plugin
     "FX01": ("error", "reserved word used as an identifier must be backtick-quoted"),
     "FX02": ("error", "WITH keys and values must be single-quoted strings"),

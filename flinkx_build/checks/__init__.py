@@ -12,24 +12,30 @@ from flinkx_build.checks import columns
 from flinkx_build.checks import connector_options
 from flinkx_build.checks import credentials
 from flinkx_build.checks import engine_settings
+from flinkx_build.checks import flink_target
 from flinkx_build.checks import insert_schema
 from flinkx_build.checks import late_data_sink
 from flinkx_build.checks import lookup_keys
 from flinkx_build.checks import mrs_hints
+from flinkx_build.checks import on_conflict
 from flinkx_build.checks import settings
 from flinkx_build.checks import time_attributes
 from flinkx_build.checks import workspace
 from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
+# FX499 comes from `flinkx upgrade-check` alone (upgrade/report.py): a version change, not a task's SQL
+UPGRADE_STATE = Check("state across a Flink version change", (CheckCode("FX499", "state-not-restored"),), None, flink_finds_it=False)
+
 # in the order they run: a task's findings come out in this order
 REGISTRY: tuple[Check, ...] = (
     columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
     cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
-    connector_options.CHECK, engine_settings.CHECK, workspace.CHECK,
+    connector_options.CHECK, engine_settings.CHECK, flink_target.CHECK, on_conflict.CHECK, workspace.CHECK, UPGRADE_STATE,
 )
 CHECKS = tuple(check.run for check in REGISTRY if check.run is not None)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from flinkx_build.engines import engine as engine_named
-from flinkx_build.flink_data import quote_identifier as q
+from flinkx_build.flink_data import quote_identifier
 from flinkx_build.flink_data import reserved_words
 from flinkx_build.model import Function
 from flinkx_build.resolve.model import ColumnDef
@@ -16,8 +16,12 @@ def _literal(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def table_ddl(defn: TableDef, name: str, engine: str) -> str:
-    """`CREATE TEMPORARY TABLE` as a Flink user would write it by hand."""
+def table_ddl(defn: TableDef, name: str, engine: str, flink_version: str) -> str:
+    """`CREATE TEMPORARY TABLE` as a Flink user would write it by hand (names quoted for the target)."""
+
+    def q(text: str) -> str:
+        return quote_identifier(text, flink_version)
+
     lines = []
     columns = defn.columns
     if defn.written_columns is not None:
@@ -50,17 +54,17 @@ def table_ddl(defn: TableDef, name: str, engine: str) -> str:
     # the connector first, as people write it, even when a mirror block supplies it
     ordered = sorted(defn.options.items(), key=lambda kv: kv[0] not in ("connector", "type"))
     if engine_named(engine).blink_ddl:
-        options = ",\n".join(f"  {_blink_key(key)} = {_literal(value)}" for key, value in ordered)
+        options = ",\n".join(f"  {_blink_key(key, flink_version)} = {_literal(value)}" for key, value in ordered)
         return f"CREATE TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
     options = ",\n".join(f"  {_literal(key)} = {_literal(value)}" for key, value in ordered)
     return f"CREATE TEMPORARY TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
 
 
-def _blink_key(key: str) -> str:
+def _blink_key(key: str, flink_version: str) -> str:
     """Blink writes WITH keys bare, backticked when a part is reserved (seed 000:
     `group.id`, `partition`) or not a plain word; `bootstrap.servers` stays bare."""
     parts = key.split(".")
-    if all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p) and reserved_words().get(p.upper()) != "error" for p in parts):
+    if all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p) and reserved_words(flink_version).get(p.upper()) != "error" for p in parts):
         return key
     return "`" + key.replace("`", "``") + "`"
 
@@ -87,8 +91,9 @@ def _crop(defn: TableDef) -> list[ColumnDef]:
     return out
 
 
-def function_ddl(function: Function, name: str, engine: str) -> str:
+def function_ddl(function: Function, name: str, engine: str, flink_version: str) -> str:
+    q = quote_identifier(name, flink_version)
     language = f" LANGUAGE {function.language.upper()}"
     if engine_named(engine).blink_ddl:
-        return f"CREATE FUNCTION {q(name)} AS {_literal(function.class_name)}"
-    return f"CREATE TEMPORARY FUNCTION {q(name)} AS {_literal(function.class_name)}{language}"
+        return f"CREATE FUNCTION {q} AS {_literal(function.class_name)}"
+    return f"CREATE TEMPORARY FUNCTION {q} AS {_literal(function.class_name)}{language}"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from flinkx_build.compile.ddl import function_ddl
 from flinkx_build.compile.ddl import table_ddl
 from flinkx_build.engines import engine as engine_named
-from flinkx_build.flink_data import quote_identifier as q
+from flinkx_build.flink_data import quote_identifier
 from flinkx_build.resolve.effective import hint_is_dataphin
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask
@@ -33,11 +33,11 @@ def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: 
     pieces: list[tuple[str, str, tuple[int, int] | None, tuple[str, int, int]]] = []
     for use in sorted(resolved.functions.values(), key=lambda u: u.emitted_name.lower()):
         loc = use.function.loc
-        pieces.append((function_ddl(use.function, use.emitted_name, engine), "create_function", None, (loc.path, loc.line, loc.col)))
+        pieces.append((function_ddl(use.function, use.emitted_name, engine, flink_version), "create_function", None, (loc.path, loc.line, loc.col)))
     for use in sorted(resolved.tables.values(), key=lambda u: u.base_name.lower()):
         loc = use.table.loc
         for definition, name in use.variants:
-            pieces.append((table_ddl(definition, name, engine), "create_table", None, (loc.path, loc.line, loc.col)))
+            pieces.append((table_ddl(definition, name, engine, flink_version), "create_table", None, (loc.path, loc.line, loc.col)))
     for rs in resolved.statements:
         if not rs.emit:
             continue
@@ -51,7 +51,7 @@ def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: 
             option = rs.parsed.set_option
             text = f"SET '{'.'.join(option.parts)}' = '{option.value}'"
         else:
-            text = rewrite_statement(rs, resolved)
+            text = rewrite_statement(rs, resolved, flink_version)
         pos = (rs.parsed.pos.line, rs.parsed.pos.col)
         code = rs.parsed.code_pos or rs.parsed.pos
         pieces.append((text, kind, pos, (task.display_path, code.line, code.col)))
@@ -79,8 +79,12 @@ def _target(engine: str, flink_version: str) -> str:
     return engine_named(engine).format_target(flink_version)
 
 
-def rewrite_statement(rs: ResolvedStatement, resolved: ResolvedTask) -> str:
-    """The statement's rendered text with Dataphin names turned into Flink names."""
+def rewrite_statement(rs: ResolvedStatement, resolved: ResolvedTask, flink_version: str) -> str:
+    """The statement's rendered text with Dataphin names turned into Flink names, quoted where the target needs it."""
+
+    def q(name: str) -> str:
+        return quote_identifier(name, flink_version)
+
     stmt = rs.parsed
     text = stmt.rendered
     edits: list[tuple[int, int, str]] = []

@@ -46,7 +46,7 @@ _KEYWORDS = (
     "RETURNING", "EMPTY", "ERROR", "WRAPPER", "CONDITIONAL", "UNCONDITIONAL", "OBJECT", "SCALAR",
     "JSON", "ORDINALITY", "WITHIN", "SUBSET", "PER", "ENFORCED", "EXECUTE", "SETS", "GROUPING",
     "CUBE", "ROLLUP", "ZONE", "VALUE", "ARRAY", "MATCH", "ONE", "ALL", "LOCAL",
-    "PLACING", "IMMEDIATELY", "PRECEDES", "SUCCEEDS",
+    "PLACING", "IMMEDIATELY", "PRECEDES", "SUCCEEDS", "CONFLICT", "DEDUPLICATE", "NOTHING",
 )
 # Operator words of Calcite's grammar below that Flink 1.20 rejects as bare names (flink_reserved_words.json:
 # "error"); reserved here too, or `(a, b) OVERLAPS (c, d)` in a select list reads OVERLAPS as an alias.
@@ -89,8 +89,16 @@ class InsertPartitionSpecSegment(BaseSegment):
     )
 
 
+class OnConflictClauseSegment(BaseSegment):
+    """Flink 2.3's ``ON CONFLICT DO {DEDUPLICATE | NOTHING | ERROR}`` after an INSERT's query
+    (FLIP-558). Parsed for every version: whether the target has it is checks/on_conflict.py's (FX127)."""
+
+    type = "on_conflict_clause"
+    match_grammar = Sequence("ON", "CONFLICT", "DO", OneOf("DEDUPLICATE", "NOTHING", "ERROR"))
+
+
 class InsertStatementSegment(BaseSegment):
-    """Flink's ``INSERT {INTO | OVERWRITE} t [PARTITION (...)] [(columns)] query``.
+    """Flink's ``INSERT {INTO | OVERWRITE} t [PARTITION (...)] [(columns)] query [ON CONFLICT ...]``.
 
     ansi's ``INSERT OVERWRITE INTO`` is not Flink; the sink stays the statement's
     first `table_reference`, as before.
@@ -106,6 +114,7 @@ class InsertStatementSegment(BaseSegment):
             Ref("SelectableGrammar"),
             Sequence(Ref("BracketedColumnReferenceListGrammar"), Ref("SelectableGrammar")),
         ),
+        Ref("OnConflictClauseSegment", optional=True),
     )
 
 
@@ -380,8 +389,17 @@ def extend(dataphin: Dialect) -> None:
     # ansi ends a select list and a WHERE at OVERLAPS (for `SELECT ... OVERLAPS (d1, d2)`, not Flink)
     not_overlaps = {name: grammar(name).copy(remove=[Ref.keyword("OVERLAPS")])
                     for name in ("SelectClauseTerminatorGrammar", "WhereClauseTerminatorGrammar")}
+    # an INSERT's query ends where Flink 2.3's ON CONFLICT begins (OnConflictClauseSegment)
+    on_conflict = Sequence(Ref.keyword("ON"), Ref.keyword("CONFLICT"))
+    ends_at_conflict = {name: not_overlaps.get(name, grammar(name)).copy(insert=[on_conflict])
+                        for name in ("SelectClauseTerminatorGrammar", "WhereClauseTerminatorGrammar",
+                                     "FromClauseTerminatorGrammar", "GroupByClauseTerminatorGrammar",
+                                     "HavingClauseTerminatorGrammar", "OrderByClauseTerminators")}
+    for name in ("SelectStatementSegment", "UnorderedSelectStatementSegment", "SetExpressionSegment"):
+        segment = dataphin.get_segment(name)
+        dataphin.replace(**{name: type(name, (segment,), {"match_grammar": segment.match_grammar.copy(terminators=[on_conflict])})})
     dataphin.replace(
-        **not_overlaps,
+        **ends_at_conflict,
         Expression_A_Grammar=_expression_a_grammar(dataphin),
         # a STRING NOT NULL METADATA FROM 'k' VIRTUAL
         MetadataColumnDefinitionSegment=grammar("MetadataColumnDefinitionSegment").copy(
@@ -394,7 +412,7 @@ def extend(dataphin: Dialect) -> None:
             remove=[grammar("FlinkTableConstraintSegment")._elements[0]],
         ),
     )
-    dataphin.add(InsertPartitionSpecSegment=InsertPartitionSpecSegment)
+    dataphin.add(InsertPartitionSpecSegment=InsertPartitionSpecSegment, OnConflictClauseSegment=OnConflictClauseSegment)
     dataphin.replace(
         InsertStatementSegment=InsertStatementSegment,
         DatatypeSegment=DatatypeSegment,

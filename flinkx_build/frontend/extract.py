@@ -68,6 +68,10 @@ def extract_statement(tree: BaseSegment, chunk: Chunk, stmt: ParsedStatement) ->
     stmt.kind = _KINDS.get(body.type, "other")
     stmt.normalized = normalized(tree)
     stmt.loads_code = loads_code(code_words(tree))
+    clause = next(body.recursive_crawl("on_conflict_clause"), None)
+    if clause is not None:
+        stmt.on_conflict = " ".join(s.raw.upper() for s in clause.segments if s.is_code)
+        stmt.on_conflict_pos = pos_of(clause, chunk)
     if stmt.kind == "set_option":
         stmt.set_option = _set_option(body, chunk)
         # calls and columns inside computed columns and the unquoted (3.6) watermark
@@ -115,7 +119,7 @@ def normalized(tree: BaseSegment) -> str:
     keep their case. Comments and layout are dropped; hints are kept, in the
     form the hint parser reads them.
     """
-    from flinkx_build.flink_data import quote_identifier
+    from flinkx_build.flink_data import quote_for_every_version
 
     out = []
     for raw in tree.raw_segments:
@@ -129,7 +133,8 @@ def normalized(tree: BaseSegment) -> str:
             out.append(raw.raw.upper())
         elif raw.is_type("quoted_identifier") and raw.raw.startswith("`"):
             name = identifier_text(raw)
-            out.append(name if quote_identifier(name) == name else raw.raw)
+            # the parse does not know the target: a word some version rejects keeps its quotes
+            out.append(name if quote_for_every_version(name) == name else raw.raw)
         else:
             out.append(raw.raw)
     return " ".join(out)

@@ -22,7 +22,7 @@ from sqlfluff.core import FluffConfig
 from sqlfluff.core import Linter
 from sqlfluff.core.parser import BaseSegment
 
-from flinkx_build.flink_data import reserved_words
+from flinkx_build.flink_data import rejected_in_any_version
 from flinkx_build.frontend import dialect
 from flinkx_build.frontend.fluff import parse_statement
 
@@ -68,13 +68,17 @@ def _reparser() -> Linter:
 
 @lru_cache(maxsize=1)
 def _stopping_words() -> frozenset[str]:
-    """Words Flink rejects unquoted that the dialect cannot read as identifiers."""
+    """Words Flink rejects unquoted that the dialect cannot read as identifiers.
+
+    The parse does not know the workspace's target (one dialect reads every version's SQL), so
+    the words any supported version rejects: whether quoting one makes sqlfluff parse is a
+    question about the dialect; FX01 then judges the word by the target's list."""
     from sqlfluff.core.dialects import dialect_selector
 
     dialect.register()
     reserved = dialect_selector(dialect.DIALECT_NAME).sets("reserved_keywords")
     return frozenset(
-        w for w, level in reserved_words().items() if level == "error" and w in reserved and w not in _SKELETON
+        w for w in rejected_in_any_version() if w in reserved and w not in _SKELETON
     )
 
 

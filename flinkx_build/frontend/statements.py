@@ -120,6 +120,9 @@ class ParsedStatement:
     query: StatementQuery | None = None
     # the keywords that make Flink load code ('USING JAR', 'CREATE CATALOG', ...): frontend/code_loading.py
     loads_code: str = ""
+    # an INSERT's `ON CONFLICT DO <action>` (Flink 2.3): the action upper-cased, with its position
+    on_conflict: str = ""
+    on_conflict_pos: Pos | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -161,4 +164,6 @@ class ParsedStatement:
             normalized=data.get("normalized", ""),
             query=StatementQuery.from_json(data["query"]) if data.get("query") else None,
             loads_code=str(data.get("loads_code", "")),
+            on_conflict=str(data.get("on_conflict", "")),
+            on_conflict_pos=Pos(**data["on_conflict_pos"]) if data.get("on_conflict_pos") else None,
         )

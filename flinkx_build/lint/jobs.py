@@ -20,4 +20,5 @@ class RuleJob:
     reserved_word_warnings: bool
     severities: dict[str, str]  # flinkx.yaml lint.severities
     fix: bool
+    flink_version: str = "1.20"  # the workspace's target: FX01 judges words by its parser
 

@@ -15,6 +15,7 @@ from sqlfluff.core.errors import SQLLintError
 
 from flinkx_build.credentials import mask_in_context
 from flinkx_build.errors import Diagnostic
+from flinkx_build.flink_data import DEFAULT_VERSION
 from flinkx_build.flink_data import reserved_words
 from flinkx_build.frontend.fluff import fluff_config
 from flinkx_build.frontend.fluff import lint_statement
@@ -31,10 +32,11 @@ from flinkx_build.lint.jobs import RuleJob
 
 
 @lru_cache(maxsize=32)
-def rules_linter(context: tuple[tuple[str, str], ...], rules: tuple[str, ...], dataphin_version: str, include_warnings: bool) -> Linter:
+def rules_linter(context: tuple[tuple[str, str], ...], rules: tuple[str, ...], dataphin_version: str, include_warnings: bool,
+                 flink_version: str = DEFAULT_VERSION) -> Linter:
     # sqlfluff reads a bare 3.10 as the number 3.1: pass the version as text it cannot coerce
     rule_configs = {
-        "FX01": {"include_warnings": include_warnings},
+        "FX01": {"include_warnings": include_warnings, "flink_version": f"v{flink_version}"},
         "FX03": {"dataphin_version": f"v{dataphin_version}"},
     }
     config = fluff_config(context, extra=(("core", {"rules": ",".join(rules)}), ("rules", rule_configs)))
@@ -48,7 +50,7 @@ def warm_up() -> None:
 
 def run_rule_pass(job: RuleJob) -> tuple[list[Diagnostic], list[ParsedStatement], list[Edit]]:
     """(findings, the parse of every statement, the fix edits when `job.fix`)."""
-    linter = rules_linter(context_key(job.context), job.rules, job.dataphin_version, job.reserved_word_warnings)
+    linter = rules_linter(context_key(job.context), job.rules, job.dataphin_version, job.reserved_word_warnings, job.flink_version)
     diags: list[Diagnostic] = []
     parsed: list[ParsedStatement] = []
     edits: list[Edit] = []
@@ -90,16 +92,16 @@ def _rule_findings(job: RuleJob, chunk: Chunk, violations: list) -> list[Diagnos
         if isinstance(violation, SQLLintError):
             line, col = chunk.position(violation.line_no, violation.line_pos)
             diags.append(Diagnostic(job.display_path, line, col, violation.rule_code(), mask_in_context(violation.desc(), chunk.text),
-                                    severity=_severity(violation, job.severities), fixable=bool(violation.fixes)))
+                                    severity=_severity(violation, job.severities, job.flink_version), fixable=bool(violation.fixes)))
     return diags
 
 
-def _severity(violation: SQLLintError, severities: dict[str, str]) -> str:
+def _severity(violation: SQLLintError, severities: dict[str, str], flink_version: str) -> str:
     if violation.rule_code() in severities:
         return severities[violation.rule_code()]
     if violation.rule_code() == "FX01":
         # words Flink documents as reserved but accepts unquoted are warnings (reserved_word_warnings)
         word = violation.segment.raw.strip("`") if violation.segment is not None else ""
-        if reserved_words().get(word.upper()) == "warning":
+        if reserved_words(flink_version).get(word.upper()) == "warning":
             return "warning"
     return "warning" if violation.warning else "error"

@@ -34,7 +34,7 @@ def task_rule_cache_key(session: Session, task: Task, codes: CodeFilter) -> str:
 
 
 def rule_cache_key(job: RuleJob, lint_cfg: LintConfig) -> str:
-    return RuleCache.key(job.text, job.context, job.display_path, job.rules, job.dataphin_version, lint_cfg)
+    return RuleCache.key(job.text, job.context, job.display_path, job.rules, f"{job.dataphin_version}/{job.flink_version}", lint_cfg)
 
 
 def rule_job(session: Session, task: Task, fix: bool, codes: CodeFilter) -> RuleJob:
@@ -45,4 +45,4 @@ def job_for(ws: Workspace, text: str, display_path: str, context: dict[str, str]
     lint_cfg = ws.config.lint
     rules, wanted = _rules_to_run(lint_cfg, codes)
     return RuleJob(text, display_path, context, rules, ws.config.dataphin_version, lint_cfg.reserved_word_warnings,
-                   dict(lint_cfg.severities), fix=fix and wanted)  # the stand-in rule only parses: never apply its fixes
+                   dict(lint_cfg.severities), fix=fix and wanted, flink_version=ws.config.flink_version)  # the stand-in rule only parses: never apply its fixes

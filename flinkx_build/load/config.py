@@ -17,6 +17,10 @@ from flinkx_build.cache_root import own_folder_problem
 from flinkx_build.errors import CODES
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
+from flinkx_build.flink_data import ADD_VERSION_DOC
+from flinkx_build.flink_data import UnknownFlinkVersion
+from flinkx_build.flink_data import facts_for
+from flinkx_build.flink_data import unknown_version_message
 from flinkx_build.load.names import has_control
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import value_loc
@@ -89,7 +93,7 @@ def read_config(data: Any, shown: str, root: Path, diags: list[Diagnostic]) -> W
             diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", f"unknown key '{key}'", did_you_mean(key, CONFIG_KEYS)))
     config.engine = _choice(data, "engine", ENGINES, config.engine, report)
     config.mode = _choice(data, "mode", MODES, config.mode, report)
-    config.flink_version = _version(data, "flink_version", config.flink_version, report)
+    config.flink_version = _flink_version(data, config.flink_version, diags, shown)
     config.dataphin_version = _version(data, "dataphin_version", config.dataphin_version, report)
     for key in ("name", "description"):
         if key in data and not isinstance(data[key], str):
@@ -171,6 +175,25 @@ def _version(data: Any, key: str, default: str, report: Report) -> str:
         report(data, key, f"{key} must be a version like {example}, not {shown}")
         return default
     return match.group(1)
+
+
+def _flink_version(data: Any, default: str, diags: list[Diagnostic], shown: str) -> str:
+    """A version flinkx has facts for (FX121 otherwise: every stage goes on with the default)."""
+    def report(node: Any, key: str, message: str, hint: str = "") -> None:
+        loc = key_loc(node, key, shown) if node.get(key) is None else value_loc(node, key, shown)
+        diags.append(Diagnostic(shown, loc.line, loc.col, "FX100", message, hint))
+
+    written = _version(data, "flink_version", default, report)
+    if "flink_version" not in data or written == default:
+        return written
+    try:
+        facts_for(written)
+        return written
+    except UnknownFlinkVersion:
+        loc = value_loc(data, "flink_version", shown)
+        diags.append(Diagnostic(shown, loc.line, loc.col, "FX121", unknown_version_message(written),
+                                f"use one of them, or add the version's facts ({ADD_VERSION_DOC})"))
+        return default
 
 
 def _folder(data: Any, key: str, default: str, root: Path, report: Report) -> str:

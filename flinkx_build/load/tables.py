@@ -9,6 +9,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
+from flinkx_build.flink_data import type_heads_of_any_version
 from flinkx_build.variables import find_variables
 from flinkx_build.variables import render
 from flinkx_build.hashing import canonical_hash
@@ -39,12 +40,9 @@ TABLE_KEYS = {"name", "type", "kind", "description", "columns", "primary_key", "
 COLUMN_KEYS = {"name", "type", "comment", "header"}
 FUNCTION_KEYS = {"name", "class", "language", "kind", "returns", "resource", "description"}
 
-# Seed 001, "语法支持类型", plus the aliases Flink's parser accepts.
-FLINK_TYPES = {
-    "CHAR", "VARCHAR", "STRING", "BOOLEAN", "BINARY", "VARBINARY", "BYTES", "DECIMAL", "DEC", "NUMERIC",
-    "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE", "TIME", "TIMESTAMP",
-    "TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MULTISET", "MAP", "ROW", "RAW", "NULL",
-}
+# The type names of every supported Flink version (data/flink/<v>/types.json); whether the
+# workspace's target has the type is checks/flink_target.py's question (FX124).
+FLINK_TYPES = type_heads_of_any_version()
 _TYPE_HEAD = re.compile(r"\s*([A-Za-z_]+)")
 # DECIMAL(10, 2), TIMESTAMP(3) WITH LOCAL TIME ZONE: numbers separated by commas
 _TYPE_PARAMS = re.compile(r"\(\s*\d+\s*(?:,\s*\d+\s*)*\)")

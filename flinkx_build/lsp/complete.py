@@ -106,7 +106,7 @@ def _from_facts(analysis: TaskAnalysis, rs: ResolvedStatement) -> list[Candidate
         if fref.name == PLACEHOLDER:
             if fref.project:
                 return _project_functions(analysis, fref.project)
-            return _project_functions(analysis, analysis.task.project) + _builtins()
+            return _project_functions(analysis, analysis.task.project) + _builtins(analysis.session.workspace.config.flink_version)
     option = stmt.set_option
     if option is not None and PLACEHOLDER in option.parts[:2]:
         return _table_position(analysis, option.parts[: option.parts.index(PLACEHOLDER)], stmt)
@@ -178,8 +178,8 @@ def _project_functions(analysis: TaskAnalysis, project: str) -> list[Candidate]:
     return [Candidate(fn.name, "function", f"{fn.key} -> {fn.returns}") for fn in sorted(proj.functions.values(), key=lambda f: f.name)]
 
 
-def _builtins() -> list[Candidate]:
-    return [Candidate(name, "function", "Flink built-in") for name in sorted(builtin_functions())]
+def _builtins(flink_version: str) -> list[Candidate]:
+    return [Candidate(name, "function", f"Flink {flink_version} built-in") for name in sorted(builtin_functions(flink_version))]
 
 
 def _variables(analysis: TaskAnalysis) -> list[Candidate]:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.flink_data import builtin_functions
+from flinkx_build.flink_data import facts_or_default
+from flinkx_build.flink_data import versions_with_function
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.model import Function
 from flinkx_build.model import MetaTable
@@ -82,9 +84,15 @@ def find_function(ws: Workspace, current: str, project: str | None, name: str, l
     proj = ws.projects.get(current)
     if proj is not None and key in proj.functions:
         return "project", proj.functions[key]
-    if name.upper() in builtin_functions():
+    if name.upper() in builtin_functions(ws.config.flink_version):
         return "builtin", None
-    pool = set(builtin_functions()) | {f.name for f in (proj.functions.values() if proj else [])} | local_functions
+    elsewhere = versions_with_function(name)
+    if elsewhere:
+        version = facts_or_default(ws.config.flink_version).version
+        diags.append(Diagnostic(path, pos.line, pos.col, "FX125", f"{name.upper()} is not a built-in function of Flink {version} (Flink {', '.join(elsewhere)} has it)",
+                                f"set flink_version to {elsewhere[0]} in flinkx.yaml, or write it with functions Flink {version} has"))
+        return "error", None
+    pool = set(builtin_functions(ws.config.flink_version)) | {f.name for f in (proj.functions.values() if proj else [])} | local_functions
     exact, near = _in_other_projects(ws, current, name, lambda p: {f.name: f for f in p.functions.values()}, ":")
     hint = exact or did_you_mean(name.upper(), pool) or near
     diags.append(Diagnostic(path, pos.line, pos.col, "FX141", f"unknown function '{name}': not a task function, a function of project '{current}' nor a Flink built-in", hint))

@@ -88,8 +88,8 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     if in_set is not None:
         diags.append(Diagnostic(path, in_set.pos.line, in_set.pos.col, "FX120", "BEGIN STATEMENT SET is not closed by END;"))
     _name_tables(resolved, meta_refs, local_tables)
-    _name_functions(resolved)
-    _rename_in_computed_columns(settings, statements, resolved)
+    _name_functions(resolved, ws.config.flink_version)
+    _rename_in_computed_columns(settings, statements, resolved, ws.config.flink_version)
     # Pass 2: effective definitions, one DDL per distinct definition.
     for rs, ref, table in meta_refs:
         used = _columns_used(rs.parsed, ref, table)
@@ -118,26 +118,26 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     return resolved
 
 
-def _rename_in_computed_columns(settings, statements: list[ResolvedStatement], resolved: ResolvedTask) -> None:
+def _rename_in_computed_columns(settings, statements: list[ResolvedStatement], resolved: ResolvedTask, version: str) -> None:
     """`SET t.computedColumn = x AS dim:fn(c)` (and functions in a watermark): the functions
     get their Flink names there too, like in any statement."""
     for table_settings in settings.values():
         for column in table_settings.computed:
             if column.expression_at is not None:
-                column.expression = _renamed(column.expression, column.expression_at, statements, resolved)
+                column.expression = _renamed(column.expression, column.expression_at, statements, resolved, version)
         if table_settings.watermark and table_settings.watermark_at is not None:
             rowtime, expression, origin = table_settings.watermark
-            table_settings.watermark = (rowtime, _renamed(expression, table_settings.watermark_at, statements, resolved), origin)
+            table_settings.watermark = (rowtime, _renamed(expression, table_settings.watermark_at, statements, resolved, version), origin)
 
 
-def _renamed(expression: str, at: tuple[int, int], statements: list[ResolvedStatement], resolved: ResolvedTask) -> str:
+def _renamed(expression: str, at: tuple[int, int], statements: list[ResolvedStatement], resolved: ResolvedTask, version: str) -> str:
     index, start = at
     rs = statements[index]
     end = start + len(expression)
     if rs.parsed.rendered[start:end] != expression:
         return expression  # the text is not where the parse says (escapes): leave it
     edits = [
-        (fref.span.start - start, fref.span.end - start, quote_identifier(resolved.functions[bound.key].emitted_name))
+        (fref.span.start - start, fref.span.end - start, quote_identifier(resolved.functions[bound.key].emitted_name, version))
         for fref, bound in zip(rs.parsed.functions, rs.functions)
         if bound.kind == "project" and start <= fref.span.start < end
     ]
@@ -232,7 +232,7 @@ def _name_tables(resolved: ResolvedTask, meta_refs, local_tables: set[str]) -> N
         resolved.tables[key] = TableUse(table, candidate)
 
 
-def _name_functions(resolved: ResolvedTask) -> None:
+def _name_functions(resolved: ResolvedTask, version: str) -> None:
     """A project function keeps its name unless it would clash: Flink resolves
     built-ins before temporary functions, so an override gets a unique name."""
     counts: dict[str, int] = {}
@@ -240,7 +240,7 @@ def _name_functions(resolved: ResolvedTask) -> None:
         counts[use.function.name.lower()] = counts.get(use.function.name.lower(), 0) + 1
     for use in resolved.functions.values():
         fn = use.function
-        clash = counts[fn.name.lower()] > 1 or fn.name.upper() in builtin_functions()
+        clash = counts[fn.name.lower()] > 1 or fn.name.upper() in builtin_functions(version)
         use.emitted_name = f"{fn.project}_{fn.name}".lower() if clash else fn.name
 
 

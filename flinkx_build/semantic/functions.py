@@ -6,16 +6,16 @@ type of the arguments".
 """
 from __future__ import annotations
 
+from flinkx_build.flink_data import aggregates_of_any_version
+from flinkx_build.flink_data import over_only_of_any_version
 from flinkx_build.semantic.types import FlinkType
 from flinkx_build.semantic.types import common_type
 from flinkx_build.semantic.types import parse_type
 
-AGGREGATES = frozenset({
-    "COUNT", "SUM", "SUM0", "AVG", "MIN", "MAX", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "COLLECT",
-    "LISTAGG", "FIRST_VALUE", "LAST_VALUE", "APPROX_COUNT_DISTINCT", "ARRAY_AGG", "JSON_OBJECTAGG", "JSON_ARRAYAGG",
-})
-# functions that read rows around the current one rather than its values alone
-WINDOW_ONLY = frozenset({"ROW_NUMBER", "RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST", "NTILE", "LEAD", "LAG"})
+# Flink's aggregate functions, and those that read rows around the current one (only over a
+# window): from the planner's operator table of every supported version (flink_data)
+AGGREGATES = aggregates_of_any_version()
+WINDOW_ONLY = over_only_of_any_version()
 
 _FIXED = {
     "STRING": ("LOWER", "UPPER", "TRIM", "LTRIM", "RTRIM", "CONCAT", "CONCAT_WS", "SUBSTRING", "SUBSTR", "REPLACE",

@@ -54,6 +54,12 @@ def get_configs_info() -> dict[str, ConfigInfo]:
                 "(``A``, ``C``, ``G``, ``K``, ``M``, ...). Defaults to ``False``."
             ),
         },
+        "flink_version": {
+            "definition": (
+                "FX01: the Flink version whose parser's reserved words count, written "
+                "``v1.20`` or ``v2.3`` (a bare 1.20 reads as a number). Defaults to ``v1.20``."
+            ),
+        },
         "dataphin_version": {
             "definition": (
                 "FX03: the Dataphin version the SQL targets. From ``3.7`` the value "

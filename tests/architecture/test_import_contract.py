@@ -43,7 +43,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # one Session per run: load, parse, resolve, analyse, check and compile each task, cached
     ("pipeline", ("pipeline",)),
     # features that read the model
-    ("features", ("lint", "graph", "impact", "lineage", "testing", "deploy", "lsp", "site")),
+    ("features", ("lint", "graph", "impact", "lineage", "testing", "deploy", "lsp", "site", "upgrade")),
     # the whole-workspace build: every task compiled, with the graph and the workspace findings
     ("workspace_build", ("workspace_build",)),
     # the command line on top

@@ -21,7 +21,7 @@ def _modules_with_a_command() -> set[str]:
     for info in pkgutil.iter_modules(commands.__path__):
         module = importlib.import_module(f"flinkx_build.commands.{info.name}")
         if isinstance(getattr(module, "command", None), click.Command):
-            found.add(info.name)
+            found.add(info.name.replace("_", "-"))  # upgrade_check.py is `flinkx upgrade-check`
     return found
 
 

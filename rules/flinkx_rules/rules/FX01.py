@@ -12,6 +12,7 @@ from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
 from flinkx_build.flink_data import reserved_words
+from flinkx_build.flink_data import DEFAULT_VERSION
 from flinkx_build.frontend.dialect_flink120 import FLINK_BARE_COLUMN_WORDS
 from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.resolve.sets import FLINK_CONFIG_PREFIXES
@@ -135,7 +136,7 @@ class Rule_FX01(BaseRule):
     """
 
     groups = ("all", "flinkx")
-    config_keywords = ["include_warnings", "flag_single_letters"]
+    config_keywords = ["include_warnings", "flag_single_letters", "flink_version"]
     crawl_behaviour = SegmentSeekerCrawler(
         {"naked_identifier", "dataphin_set_part", "unparsable"}, works_on_unparsable=True
     )
@@ -164,7 +165,7 @@ class Rule_FX01(BaseRule):
             return None  # `SET table.exec.x = v`: Flink configuration, whose key Flink's parser takes unquoted
         if not in_set_target and _flink_configuration_value(context.parent_stack):
             return None  # `SET table.sql-dialect = default`: Flink's parser takes the value as text
-        level = reserved_words().get(word.upper())
+        level = reserved_words(_target(self)).get(word.upper())
         dataphin_word = in_set_target and word in SET_TARGET_WORDS
         if dataphin_word:
             level = "error"
@@ -186,11 +187,17 @@ class Rule_FX01(BaseRule):
         elif level == "error":
             strength = "Flink rejects it unquoted"
         else:
-            strength = "Flink documents it as reserved"
+            strength = "a keyword of Flink's parser, which reads it unquoted today"
 
         if _misparsed(context.parent_stack, segment):
             return None
         return _quote(segment, backticked(raw), what, f"{strength}.")
+
+
+def _target(rule: BaseRule) -> str:
+    """The rule's `flink_version` setting ('v2.3' -> '2.3'); the default when unset."""
+    value = str(getattr(rule, "flink_version", "") or DEFAULT_VERSION)
+    return value[1:] if value[:1] in "vV" else value
 
 
 def _flink_configuration(parents: tuple[BaseSegment, ...]) -> bool:

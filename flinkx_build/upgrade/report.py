@@ -1,0 +1,149 @@
+"""What moving a workspace from its `flink_version` to another breaks, task by task.
+
+The workspace is linted twice, as it is and as the target version (every check that reads
+`flink_version`: FX01's reserved words, removed options, ON CONFLICT, types, functions, arity),
+and the findings the target adds are the report. A streaming job with state gets FX499 when
+the move crosses a major version (the target's catalog says whether state restores). What the
+target's own planner says about each task comes in through `planner_verdicts`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+from flinkx_build.errors import Diagnostic
+from flinkx_build.flink_data import FlinkFacts
+from flinkx_build.flink_data import facts_for
+from flinkx_build.frontend import query_ir as ir
+from flinkx_build.lint.run import lint_workspace
+from flinkx_build.pipeline import Session
+
+# the codes a version change can add (besides FX499 below)
+VERSION_CODES = ("FX01", "FX122", "FX123", "FX124", "FX125", "FX126", "FX127", "FX497", "FX498")
+KIND = {"FX01": "reserved word", "FX122": "removed option", "FX123": "deprecated option", "FX124": "type",
+        "FX125": "function", "FX126": "function arguments", "FX127": "syntax", "FX497": "ON CONFLICT",
+        "FX498": "option value", "FX499": "state", "FX300": "planner"}
+
+
+@dataclass
+class TaskUpgrade:
+    task: str  # project/name
+    path: str
+    findings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def breaks(self) -> bool:
+        return any(d.is_error for d in self.findings)
+
+
+@dataclass
+class UpgradeReport:
+    source: str
+    target: str
+    tasks: list[TaskUpgrade]
+    other: list[Diagnostic]  # findings in meta-table YAML and flinkx.yaml
+
+    @property
+    def findings(self) -> list[Diagnostic]:
+        return sorted(self.other + [d for t in self.tasks for d in t.findings])
+
+
+def session_as(root: Path, version: str | None) -> Session:
+    """A fresh session (no caches) whose workspace is read as `version` (None: as written)."""
+    session = Session.open(root, use_cache=False)
+    if version is not None:
+        session.workspace.config.flink_version = version
+    return session
+
+
+def _key(d: Diagnostic) -> tuple[str, int, int, str]:
+    # not the message: it names the version ("... in Flink 1.20"), the same problem on both is not the move's
+    return (d.path, d.line, d.col, d.code)
+
+
+def upgrade_report(root: Path, to_version: str) -> UpgradeReport:
+    target = facts_for(to_version)  # raises UnknownFlinkVersion: the command reports it
+    before_session = session_as(root, None)
+    source = facts_for(before_session.workspace.config.flink_version)
+    before, _ = lint_workspace(before_session, [])
+    after_session = session_as(root, target.version)
+    after, _ = lint_workspace(after_session, [])
+    seen = {_key(d) for d in before}
+    added = [d for d in after if d.code in VERSION_CODES and _key(d) not in seen]
+    added += state_findings(after_session, source, target)
+    added += planner_verdicts(after_session, target)
+    tasks = []
+    by_path = {}
+    for project in after_session.workspace.projects.values():
+        for task in project.tasks.values():
+            entry = TaskUpgrade(task.key, task.display_path)
+            tasks.append(entry)
+            by_path[task.display_path] = entry
+    other = []
+    for d in added:
+        (by_path[d.path].findings if d.path in by_path else other).append(d)
+    for entry in tasks:
+        entry.findings.sort()
+    return UpgradeReport(source.version, target.version, sorted(tasks, key=lambda t: t.task), sorted(other))
+
+
+def planner_verdicts(session: Session, target: FlinkFacts) -> list[Diagnostic]:
+    """The target planner's verdict on each compiled task (FX300 for what it rejects).
+
+    Where the per-version planner plugs in: it is not here yet, so this says nothing, and the
+    report is the offline checks' alone."""
+    return []
+
+
+def state_findings(session: Session, source: FlinkFacts, target: FlinkFacts) -> list[Diagnostic]:
+    """FX499 for each streaming task with a stateful operator, when state does not restore
+    across the move (a different major version: Flink 2.0's release notes)."""
+    if source.version.split(".")[0] == target.version.split(".")[0] or session.mode != "stream":
+        return []
+    out = []
+    for project in session.workspace.projects.values():
+        for task in project.tasks.values():
+            for stmt in session.resolved(task).statements:
+                what = stateful_operator(stmt.parsed.query) if stmt.parsed.kind == "insert" else ""
+                if what:
+                    at = stmt.parsed.code_pos or stmt.parsed.pos
+                    out.append(Diagnostic(task.display_path, at.line, at.col, "FX499",
+                                          f"the job keeps state ({what}) that Flink {target.version} will not restore from a "
+                                          f"Flink {source.version} savepoint: state is not compatible between {source.version.split('.')[0]}.x "
+                                          f"and {target.version.split('.')[0]}.x",
+                                          "start the job without a savepoint on the new version (and replay its sources), or keep it on the old one",
+                                          severity="warning"))
+                    break
+    return out
+
+
+def stateful_operator(query: ir.StatementQuery | None) -> str:
+    """What in a query keeps state in a streaming job ('' for none found): aggregation, DISTINCT,
+    a regular join, an OVER aggregate, a window or MATCH_RECOGNIZE."""
+    if query is None:
+        return ""
+    for q in query.queries:
+        if q.group_by or any(_aggregates(i.expr) for i in q.items):
+            return "an aggregation"
+        if q.distinct:
+            return "SELECT DISTINCT"
+        if any(s.kind == "window" for s in q.sources):
+            return "a window"
+        if any(s.kind == "match" for s in q.sources):
+            return "MATCH_RECOGNIZE"
+        if any(s.join and not s.lookup for s in q.sources[1:]):
+            return "a join"
+        if any(e.over for i in q.items for e in i.expr.walk()):
+            return "an OVER aggregate or ROW_NUMBER"
+    return ""
+
+
+def _aggregates(expr: ir.Expr) -> bool:
+    from flinkx_build.semantic.functions import AGGREGATES  # the one list of aggregate names
+
+    return any(e.kind == ir.CALL and e.text in AGGREGATES and not e.over for e in expr.walk())
+
+
+def with_kind(d: Diagnostic) -> str:
+    return KIND.get(d.code, d.code)
