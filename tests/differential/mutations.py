@@ -370,6 +370,8 @@ def insert_columns(t: TaskSites) -> Iterator[Mutation]:
         while t.text[name_start].isspace():
             name_start += 1
         at = reference_end(t.text, name_start)
+        if t.text[at:].lstrip().startswith("/*+"):
+            continue  # a column list goes after the table's hint, which this generator does not place
         names = [n for n, _ in sm.sink_columns]
         yield t.mutation("benign_insert_columns", [(at, at, f" ({', '.join(names)})")], "all columns")
         unknown = names[:1] + [_misspell(names[1])] + names[2:]
