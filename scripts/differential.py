@@ -29,6 +29,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=28, help="the tuned/held-out split and the sample")
     parser.add_argument("--per-kind", type=int, default=None, help="at most this many mutants of each kind")
     parser.add_argument("--planner", action="store_true", help="also lint with the planner, if lint has it")
+    parser.add_argument("--kinds", default="", help="only these mutation kinds (comma-separated prefixes)")
     parser.add_argument("--misses", action="store_true", help="list every miss and false alarm")
     args = parser.parse_args()
     reason = flink_available()
@@ -45,6 +46,8 @@ def main() -> int:
         with FlinkSession(flink_log_dir(root / ".cache")) as flink:
             planner = harness.Planner(flink)
             mutants = harness.select(harness.generate(workspaces, planner), args.seed, args.per_kind)
+            if args.kinds:
+                mutants = [(ws, m) for ws, m in mutants if m.kind.startswith(tuple(args.kinds.split(",")))]
             verdicts = [harness.judge(ws, m, planner, args.seed, args.planner) for ws, m in mutants]
     for split in ("tuned", "held-out", "all"):
         print(f"\n### lint alone, {split} sites (seed {args.seed})\n")

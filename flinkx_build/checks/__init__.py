@@ -7,17 +7,24 @@ from __future__ import annotations
 
 import sys
 
+from flinkx_build.checks import cast_types
 from flinkx_build.checks import cdc_sources
 from flinkx_build.checks import changelog_sinks
 from flinkx_build.checks import columns
 from flinkx_build.checks import connector_options
 from flinkx_build.checks import credentials
 from flinkx_build.checks import engine_settings
+from flinkx_build.checks import grouping
+from flinkx_build.checks import hint_arguments
+from flinkx_build.checks import insert_columns
 from flinkx_build.checks import insert_schema
 from flinkx_build.checks import late_data_sink
 from flinkx_build.checks import lookup_keys
+from flinkx_build.checks import lookup_operands
 from flinkx_build.checks import mrs_hints
+from flinkx_build.checks import query_shapes
 from flinkx_build.checks import settings
+from flinkx_build.checks import streaming_order
 from flinkx_build.checks import time_attributes
 from flinkx_build.checks import workspace
 from flinkx_build.errors import Diagnostic
@@ -27,7 +34,8 @@ from flinkx_build.semantic.model import TaskModel
 
 CHECKS = (columns.check, insert_schema.check, changelog_sinks.check, lookup_keys.check, time_attributes.check,
           cdc_sources.check, credentials.check, settings.check, mrs_hints.check, late_data_sink.check,
-          connector_options.check, engine_settings.check)
+          connector_options.check, engine_settings.check, grouping.check, insert_columns.check, cast_types.check,
+          streaming_order.check, lookup_operands.check, query_shapes.check, hint_arguments.check)
 
 
 def check_codes() -> frozenset[str]:

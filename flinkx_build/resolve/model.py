@@ -129,6 +129,7 @@ class ResolvedTask:
     columns_read: dict[str, set[str]]
     diagnostics: list[Diagnostic]
     semantic: "TaskModel | None" = None  # the column-level model (flinkx_build/semantic), set by the pipeline
+    mode: str = "stream"  # the execution mode the task is resolved for (stream | batch)
 
     @property
     def ok(self) -> bool:
