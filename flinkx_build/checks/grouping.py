@@ -22,9 +22,11 @@ from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import TaskModel
 
 CODES = ("FX404", "FX405")
-# GROUP BY forms whose grouping is not a plain list of expressions: grouping sets, and the
-# legacy group windows (GROUP BY TUMBLE(ts, ...) with TUMBLE_START(ts, ...) in the SELECT)
-_GROUPING_FORMS = ("GROUPING", "ROLLUP", "CUBE", "GROUPING SETS", "GROUPING_ID", "TUMBLE", "HOP", "SESSION", "CUMULATE")
+# GROUP BY forms whose grouping is not a plain list of expressions
+_GROUPING_FORMS = ("GROUPING", "ROLLUP", "CUBE", "GROUPING SETS", "GROUPING_ID", "CUMULATE")
+# the legacy group windows: GROUP BY TUMBLE(ts, ...) and TUMBLE_START(ts, ...) in the SELECT
+_GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
+_WINDOW_PROPERTIES = frozenset(f"{w}_{p}" for w in _GROUP_WINDOWS for p in ("START", "END", "ROWTIME", "PROCTIME"))
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
@@ -119,7 +121,7 @@ def _not_grouped(path: str, query: ir.Query, bindings: dict[int, Binding], known
 
 
 def _ungrouped_columns(expr: ir.Expr, grouped: set[tuple], bindings: dict[int, Binding]):
-    if _key(expr, bindings) in grouped or _is_aggregate(expr):
+    if _key(expr, bindings) in grouped or _is_aggregate(expr) or expr.kind == ir.CALL and expr.text in _WINDOW_PROPERTIES:
         return
     if expr.kind == ir.COLUMN:
         yield expr

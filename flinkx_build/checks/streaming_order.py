@@ -5,8 +5,9 @@ not a Top-N) starts with a column that is no timestamp at all: Flink refuses it 
 non-time-attribute field is not supported."); and a MATCH_RECOGNIZE whose ORDER BY starts
 with a DESC key ("Primary sort order of a streaming table must be ascending on time.").
 
-A TIMESTAMP column is not judged (whether it is still a time attribute there is Flink's
-call), nor an ORDER BY inside a subquery or view (Calcite may drop it), nor a batch task.
+A timestamp is judged only where the model follows time attributes (meta and task tables,
+views, subqueries, windows); an ORDER BY inside a subquery or view is not judged (Calcite
+may drop it), nor is a batch task.
 """
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from flinkx_build.semantic.model import TaskModel
 
 CODES = ("FX454", "FX455")
 _TIMES = ("TIMESTAMP", "TIMESTAMP_LTZ")
+# FROM items whose columns' time attributes the model follows (a watermark, PROCTIME(), a
+# window's window_time): a timestamp from anything else may be a time attribute it cannot see
+_MODELLED = ("meta", "local", "window", "cte", "query")
 
 
 def streaming(resolved: ResolvedTask) -> bool:
@@ -58,7 +62,7 @@ def _root_order(path: str, query: ir.Query, bindings: dict) -> list[Diagnostic]:
     if binding is None or binding.status != "bound" or binding.column is None or binding.column.type is None or key.pos is None:
         return []
     typ = binding.column.type
-    if typ.root in _TIMES or typ.time_attribute:
+    if typ.time_attribute or typ.root in _TIMES and binding.source is not None and binding.source.kind not in _MODELLED:
         return []
     written = ".".join(key.parts)
     return [Diagnostic(path, key.pos.line, key.pos.col, "FX455",

@@ -17,6 +17,7 @@ from dataclasses import field
 from pathlib import Path
 
 from flinkx_build.checks import check_codes
+from flinkx_build.commands.validate import map_finding
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.errors import Diagnostic
 from flinkx_build.lint.run import lint_task
@@ -56,6 +57,7 @@ class Verdict:
     workspace: str
     planner: str  # rejected | accepted | refused (the build stopped it before Flink)
     planner_message: str
+    planner_line: int  # the task line the planner's error maps to (0: none, or not in the task)
     lint: list[Diagnostic]
     planner_lint: list[Diagnostic] | None = None  # lint with the planner, when that exists
     held_out: bool = False
@@ -66,7 +68,9 @@ class Verdict:
 
     @property
     def located(self) -> bool:
-        return any(d.line == self.mutation.line for d in self.lint)
+        """A finding on the edited line, or on the line Flink's own error points at (a GROUP BY
+        left short is reported by Flink at the SELECT item that is no longer grouped)."""
+        return any(d.line in (self.mutation.line, self.planner_line) for d in self.lint)
 
 
 def errors_of(diags: list[Diagnostic], task: Task) -> list[Diagnostic]:
@@ -80,18 +84,22 @@ class Planner:
         self.flink = flink
         self.semantic = check_codes()
 
-    def verdict(self, session: Session, task: Task) -> tuple[str, str]:
+    def verdict(self, session: Session, task: Task) -> tuple[str, str, int]:
+        """(rejected | accepted | refused, the first message, its line in the task file or 0)."""
         resolved = session.resolved(task)
         stops = [d for d in resolved.diagnostics if d.is_error and d.code not in self.semantic]
         if stops:
-            return "refused", stops[0].format()
+            return "refused", stops[0].format(), stops[0].line
         try:
             script: CompiledScript = session.compiled(task)
         except Exception as exc:  # noqa: BLE001 - a compile the mutant breaks: the build refuses it
-            return "refused", f"compile: {exc}"
+            return "refused", f"compile: {exc}", 0
         to_check = ScriptToValidate(script.key, f"{task.key}.sql", tuple(script.statements), tuple(script.udfs), session.mode)
         findings = self.flink.validate(to_check)
-        return ("rejected", findings[0].message) if findings else ("accepted", "")
+        if not findings:
+            return "accepted", "", 0
+        mapped = map_finding(script, findings[0], to_check.compiled_path)
+        return "rejected", findings[0].message, mapped.line if mapped.path == task.display_path else 0
 
 
 def _find_task(session: Session, key: str) -> Task:
@@ -148,11 +156,11 @@ def judge(workspace: Path, mutation: Mutation, planner: Planner, seed: int, with
         session = Session.open(workspace)
         task = _find_task(session, mutation.task)
         lint = errors_of(lint_task(session, task).diagnostics, task)
-        label, message = planner.verdict(session, task)
+        label, message, line = planner.verdict(session, task)
         planner_lint = lint_with_planner(workspace, task) if with_planner else None
     finally:
         path.write_text(original, encoding="utf-8")
-    return Verdict(mutation, workspace.name, label, message, lint, planner_lint, held_out(mutation, seed))
+    return Verdict(mutation, workspace.name, label, message, line, lint, planner_lint, held_out(mutation, seed))
 
 
 def planner_flag() -> str | None:
