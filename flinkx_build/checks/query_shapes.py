@@ -31,8 +31,9 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
         sq = rs.parsed.query
         for query in (sq.queries if sq is not None else ()):
             for source in query.sources:
-                if source.kind == "window" and source.window_args and source.pos is not None:
-                    out.extend(_window_arity(path, source.window, source.window_args, source.pos))
+                at = source.window_pos or source.pos
+                if source.kind == "window" and source.window_args and at is not None:
+                    out.extend(_window_arity(path, source.window, source.window_args, at))
     for binding in model.bindings():
         out.extend(_row_field(path, binding))
     return out

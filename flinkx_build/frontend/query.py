@@ -231,7 +231,7 @@ class _Reader:
         return self._window(call, inner_name, pos)
 
     def _window(self, call: BaseSegment, name: str, pos: ir.Pos) -> ir.Source:
-        source = ir.Source("window", window=name, pos=pos)
+        source = ir.Source("window", window=name, pos=pos, window_pos=self.expressions.pos(call))
         arguments = next((c for c in call.recursive_crawl("bracketed")), None)
         if arguments is not None:
             source.window_args = sum(1 for c in arguments.segments if c.is_type("comma")) + 1

@@ -81,6 +81,7 @@ class Source:
     lookup: bool = False  # FOR SYSTEM_TIME AS OF
     lookup_time: Expr | None = None  # the operand of FOR SYSTEM_TIME AS OF
     window_args: int = 0  # kind window: how many arguments the TVF call was given
+    window_pos: Pos | None = None  # kind window: where the TVF's name is written
     # kind match (`t MATCH_RECOGNIZE (...)`): table_ref/query is the input; the output's columns
     match_partition: list[str] = field(default_factory=list)
     match_measures: list[str] = field(default_factory=list)

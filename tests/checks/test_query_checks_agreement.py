@@ -66,13 +66,13 @@ CASES: dict[str, tuple[str, str | None, str]] = {
                           "JOIN dim.dim_product FOR SYSTEM_TIME AS OF o.pt AS d ON o.channel = d.brand;", None, ""),
     # FX452: window TVF arity
     "tumble_without_size": (WATERMARK + "INSERT INTO window_sink SELECT window_start, channel, COUNT(*) FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(ts))) "
-                            "GROUP BY window_start, window_end, channel;", "FX452", "TABLE(TUMBLE"),
+                            "GROUP BY window_start, window_end, channel;", "FX452", "TUMBLE(TABLE"),
     "tumble_with_offset": (WATERMARK + "INSERT INTO window_sink SELECT window_start, channel, COUNT(*) "
                            "FROM TABLE(TUMBLE(TABLE ods.orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '10' SECOND)) "
                            "GROUP BY window_start, window_end, channel;", None, ""),
     "hop_three_arguments": (WATERMARK + "INSERT INTO window_sink SELECT window_start, channel, COUNT(*) "
                             "FROM TABLE(HOP(TABLE ods.orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, channel;",
-                            "FX452", "TABLE(HOP"),
+                            "FX452", "HOP(TABLE"),
     "hop": (WATERMARK + "INSERT INTO window_sink SELECT window_start, channel, COUNT(*) "
             "FROM TABLE(HOP(TABLE ods.orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '5' MINUTE)) GROUP BY window_start, window_end, channel;", None, ""),
     # FX453: FOR SYSTEM_TIME AS OF (a misspelled operand is FX401)
