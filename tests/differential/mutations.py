@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable
+from typing import Iterator
 
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.statements import ParsedStatement
