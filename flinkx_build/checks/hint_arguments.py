@@ -67,7 +67,7 @@ def _query_hints(path: str, stmt: ParsedStatement) -> list[Diagnostic]:
                 continue
             names = _names(stmt) if names is None else names
             for name in wanted:
-                if name and name.lower() not in names:
+                if name and name.lower() not in names and name.rsplit(".", 1)[-1].lower() not in names:  # `proj.tbl`: its table
                     out.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX153",
                                           f"The options of following hints cannot match the name of input tables or views: '{name}' in {item.name.upper()}",
                                           did_you_mean(name, sorted(names)) or "name a table or alias of this query"))
