@@ -25,10 +25,10 @@ from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import ScriptToValidate
 from flinkx_build.validate.engine import FlinkSession
+from tests.differential.catalogue import mutations_of
 from tests.differential.mutations import Mutation
 from tests.differential.mutations import TaskSites
 from tests.differential.mutations import held_out
-from tests.differential.mutations import mutations_of
 
 REPO = Path(__file__).resolve().parents[2]
 COOKBOOK = REPO / "tests" / "fixtures" / "corpus" / "flink-sql-cookbook"

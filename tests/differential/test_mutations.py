@@ -5,10 +5,10 @@ import pytest
 
 from flinkx_build.pipeline import Session
 from tests.differential import harness
-from tests.differential.mutations import GENERATORS
+from tests.differential.catalogue import GENERATORS
+from tests.differential.catalogue import mutations_of
 from tests.differential.mutations import TaskSites
 from tests.differential.mutations import held_out
-from tests.differential.mutations import mutations_of
 
 
 @pytest.fixture(scope="module")
