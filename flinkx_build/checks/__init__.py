@@ -6,6 +6,7 @@ every command.
 """
 from __future__ import annotations
 
+from flinkx_build.checks import cast_types
 from flinkx_build.checks import cdc_sources
 from flinkx_build.checks import changelog_sinks
 from flinkx_build.checks import columns
@@ -13,12 +14,18 @@ from flinkx_build.checks import connector_options
 from flinkx_build.checks import credentials
 from flinkx_build.checks import engine_settings
 from flinkx_build.checks import flink_target
+from flinkx_build.checks import grouping
+from flinkx_build.checks import hint_arguments
+from flinkx_build.checks import insert_columns
 from flinkx_build.checks import insert_schema
 from flinkx_build.checks import late_data_sink
 from flinkx_build.checks import lookup_keys
+from flinkx_build.checks import lookup_operands
 from flinkx_build.checks import mrs_hints
 from flinkx_build.checks import on_conflict
+from flinkx_build.checks import query_shapes
 from flinkx_build.checks import settings
+from flinkx_build.checks import streaming_order
 from flinkx_build.checks import time_attributes
 from flinkx_build.checks import workspace
 from flinkx_build.checks.check import Check
@@ -35,9 +42,15 @@ UPGRADE_STATE = Check("state across a Flink version change", (CheckCode("FX499",
 REGISTRY: tuple[Check, ...] = (
     columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
     cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
-    connector_options.CHECK, engine_settings.CHECK, flink_target.CHECK, on_conflict.CHECK, workspace.CHECK, UPGRADE_STATE,
+    connector_options.CHECK, engine_settings.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK,
+    streaming_order.CHECK, lookup_operands.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE,
 )
 CHECKS = tuple(check.run for check in REGISTRY if check.run is not None)
+
+
+def check_codes() -> frozenset[str]:
+    """Every code the semantic checks report."""
+    return frozenset(code for check in REGISTRY for code in check.code_names)
 
 
 def codes_flink_also_finds() -> frozenset[str]:

@@ -98,6 +98,8 @@ class _Reader:
                 query.having = _one(read, clause)
             elif clause.is_type("orderby_clause"):
                 query.order_by = [read(c) for c in code(clause) if not c.is_type("keyword", "comma")]
+            elif clause.is_type("limit_clause", "fetch_clause"):
+                query.limit = True
 
     def _item(self, element: BaseSegment) -> ir.SelectItem:
         pos = self.expressions.pos(element)
@@ -153,6 +155,12 @@ class _Reader:
                 measures.append(_alias_name(part))
         source.match_measures = measures
         source.match_all_rows = "ALL" in words
+        order = next((c for c in parts if c.is_type("orderby_clause")), None)
+        if order is not None:
+            keys = [c for c in code(order) if not c.is_type("keyword", "comma")]
+            source.match_order = [self.expressions.read(k) for k in keys]
+            following = code(order)[code(order).index(keys[0]) + 1:] if keys else []
+            source.match_order_desc = bool(following) and following[0].is_type("keyword") and following[0].raw.upper() == "DESC"
         source.kind = "match"
 
     def _join(self, seg: BaseSegment) -> ir.Source:
@@ -183,7 +191,11 @@ class _Reader:
         source = ir.Source("opaque", pos=pos)
         if table_expr is not None:
             source = self._table_expression(table_expr, pos)
-        source.lookup = any(c.is_type("temporal_query") for c in parts)
+        temporal = next((c for c in parts if c.is_type("temporal_query")), None)
+        source.lookup = temporal is not None
+        if temporal is not None:
+            operand = next((c for c in code(temporal) if not c.is_type("keyword")), None)
+            source.lookup_time = self.expressions.read(operand) if operand is not None else None
         if alias_seg is not None:
             source.alias = _alias_name(alias_seg)
             columns = next((c for c in alias_seg.segments if c.is_type("bracketed")), None)
@@ -222,7 +234,10 @@ class _Reader:
         return self._window(call, inner_name, pos)
 
     def _window(self, call: BaseSegment, name: str, pos: ir.Pos) -> ir.Source:
-        source = ir.Source("window", window=name, pos=pos)
+        source = ir.Source("window", window=name, pos=pos, window_pos=self.expressions.pos(call))
+        arguments = next((c for c in call.recursive_crawl("bracketed")), None)
+        if arguments is not None:
+            source.window_args = sum(1 for c in arguments.segments if c.is_type("comma")) + 1
         ref = next(call.recursive_crawl("table_reference"), None)
         if ref is not None:
             source.table_ref = self.table_at.get(ref.pos_marker.templated_slice.start, -1)
@@ -332,7 +347,9 @@ def extract_query(body: BaseSegment, chunk: Chunk, stmt: ParsedStatement) -> ir.
             reader.out.static_partitions = _static_partitions(spec)
         columns = next((c for c in code(body) if c.is_type("bracketed")), None)
         if columns is not None and not any(c.is_type(*_QUERY_TYPES) for c in code(columns)):
-            reader.out.insert_columns = [identifier_text(s) for s in columns.recursive_crawl(*_IDENTIFIERS)]
+            names = list(columns.recursive_crawl(*_IDENTIFIERS))
+            reader.out.insert_columns = [identifier_text(s) for s in names]
+            reader.out.insert_column_pos = [reader.expressions.pos(s) for s in names]
         query = next((c for c in code(body) if c.is_type(*_QUERY_TYPES) or (c.is_type("bracketed") and c is not columns)), None)
     elif body.is_type("alter_table_statement"):
         reader.alter_table(body)

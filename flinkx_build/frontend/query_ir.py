@@ -79,11 +79,21 @@ class Source:
     on: Expr | None = None
     using: list[str] = field(default_factory=list)
     lookup: bool = False  # FOR SYSTEM_TIME AS OF
+    lookup_time: Expr | None = None  # the operand of FOR SYSTEM_TIME AS OF
+    window_args: int = 0  # kind window: how many arguments the TVF call was given
+    window_pos: Pos | None = None  # kind window: where the TVF's name is written
     # kind match (`t MATCH_RECOGNIZE (...)`): table_ref/query is the input; the output's columns
     match_partition: list[str] = field(default_factory=list)
     match_measures: list[str] = field(default_factory=list)
     match_all_rows: bool = False
+    match_order: list[Expr] = field(default_factory=list)  # its ORDER BY keys
+    match_order_desc: bool = False  # the first ORDER BY key is DESC
     pos: Pos | None = None
+
+    def match_desc_key(self) -> Expr | None:
+        """The first ORDER BY key of a MATCH_RECOGNIZE when it is DESC (with a position)."""
+        first = self.match_order[0] if self.match_order else None
+        return first if self.match_order_desc and first is not None and first.pos is not None else None
 
 
 @dataclass
@@ -97,6 +107,7 @@ class Query:
     group_by: list[Expr] = field(default_factory=list)
     having: Expr | None = None
     order_by: list[Expr] = field(default_factory=list)
+    limit: bool = False  # a LIMIT or FETCH follows (a streaming ORDER BY is then a Top-N)
     distinct: bool = False
     branches: list[int] = field(default_factory=list)  # setop: the queries combined
     rows: list[list[Expr]] = field(default_factory=list)  # values
@@ -123,6 +134,7 @@ class StatementQuery:
     queries: list[Query] = field(default_factory=list)
     root: int = -1  # the statement's query (INSERT ... SELECT, CREATE VIEW AS, a SELECT)
     insert_columns: list[str] = field(default_factory=list)  # INSERT INTO t (a, b)
+    insert_column_pos: list[Pos] = field(default_factory=list)  # where each of them is written
     static_partitions: list[str] = field(default_factory=list)  # INSERT INTO t PARTITION (dt = '...'): not in the query
     create_columns: list[ColumnDecl] = field(default_factory=list)
     create_opaque: bool = False  # CREATE TABLE ... LIKE, or columns the extraction could not read

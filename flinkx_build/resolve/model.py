@@ -124,6 +124,7 @@ class ResolvedTask:
     writes: set[str]
     columns_read: dict[str, set[str]]
     diagnostics: list[Diagnostic]
+    mode: str = "stream"  # the execution mode the task is resolved for (stream | batch)
 
     @property
     def ok(self) -> bool:

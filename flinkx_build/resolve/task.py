@@ -51,7 +51,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message))
     settings, table_types = collect_settings(ws, task.project, parsed, path, diags)
     statements = [ResolvedStatement(p) for p in parsed]
-    resolved = ResolvedTask(task, statements, {}, {}, set(), set(), {}, diags)
+    resolved = ResolvedTask(task, statements, {}, {}, set(), set(), {}, diags, mode=mode)
 
     # Pass 1: what each reference denotes (local names are visible after their CREATE).
     local_tables: set[str] = set()

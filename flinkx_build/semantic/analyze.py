@@ -154,6 +154,8 @@ class _StatementAnalyzer:
             self.model.sink_columns = sink_columns(bound.definition)
         elif bound.kind == "local":
             self.model.sink_columns = self.task.task_sinks.get(bound.key.lower())
+        if self.model.sink_columns is not None and not (bound.kind == "meta" and bound.definition.written_columns):
+            self.model.target_columns = [n for n, _ in self.model.sink_columns]
         if self.model.sink_columns is not None and self.sq.static_partitions:
             static = {c.lower() for c in self.sq.static_partitions}
             self.model.sink_columns = [(n, t) for n, t in self.model.sink_columns if n.lower() not in static]
@@ -228,7 +230,12 @@ class _StatementAnalyzer:
                 self._indirect(source.on, index)
             if source.lookup:
                 definition = self.rs.tables[source.table_ref].definition if source.table_ref >= 0 else None
-                self.model.lookups.append(LookupUse(src, definition, source.on, source.pos))
+                time = None
+                if source.lookup_time is not None:
+                    self._indirect(source.lookup_time, index)
+                    if source.lookup_time.kind == ir.COLUMN:
+                        time = self.binding(source.lookup_time, index)
+                self.model.lookups.append(LookupUse(src, definition, source.on, source.pos, time))
         for expr in (query.where, query.having, *query.group_by):
             if expr is not None:
                 self._indirect(expr, index)

@@ -96,6 +96,7 @@ class LookupUse:
     definition: "TableDef | None"
     on: ir.Expr | None
     pos: Pos | None
+    time: Binding | None = None  # the column FOR SYSTEM_TIME AS OF names, when it is one
 
 
 @dataclass
@@ -123,6 +124,7 @@ class StatementModel:
     sink: str = ""  # the meta table key (or <project>/<task>#<name>) an INSERT writes
     sink_pos: Pos | None = None
     sink_columns: list[tuple[str, FlinkType | None]] | None = None  # what the INSERT writes, in order
+    target_columns: list[str] | None = None  # every column the INSERT's table can be written by (None: unknown)
     bindings: list[Binding] = field(default_factory=list)
     indirect: set[ColumnId] = field(default_factory=set)  # read by filters, joins, grouping
     changelog: str | None = None  # what the statement's query emits: insert | update | None (unknown)

@@ -1,0 +1,95 @@
+"""FX453 FOR SYSTEM_TIME AS OF a column that is no timestamp, FX442 lookup key compared across types.
+
+What it finds: a lookup join `FOR SYSTEM_TIME AS OF o.line_no` whose operand is a column of a
+type that is not TIMESTAMP or TIMESTAMP_LTZ (Flink: "The system time period specification
+expects Timestamp type but is 'INTEGER'"; a misspelled operand is FX401), and an equality of
+the lookup's ON that compares a dimension column with a probe value of another kind, a
+string with a number (Flink: "implicit type conversion between VARCHAR(2147483647) and BIGINT
+is not supported on join's condition now"). Numbers of different widths are fine (Flink casts).
+"""
+from __future__ import annotations
+
+from flinkx_build.checks.check import Check
+from flinkx_build.checks.check import CheckCode
+from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend import query_ir as ir
+from flinkx_build.model import Workspace
+from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.semantic.model import Binding
+from flinkx_build.semantic.model import LookupUse
+from flinkx_build.semantic.model import TaskModel
+from flinkx_build.semantic.types import FlinkType
+
+_TIMES = ("TIMESTAMP", "TIMESTAMP_LTZ")
+
+
+def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+    path = resolved.task.display_path
+    bindings = {id(b.ref): b for b in model.bindings()}
+    out: list[Diagnostic] = []
+    for sm in model.statements:
+        for use in sm.lookups:
+            out.extend(_time_operand(path, use))
+            out.extend(_key_types(path, use, bindings))
+    return out
+
+
+def _time_operand(path: str, use: LookupUse) -> list[Diagnostic]:
+    time = use.time
+    if time is None or time.status not in ("bound", "outer") or time.column is None or time.column.type is None or time.ref.pos is None:
+        return []
+    typ = time.column.type
+    if typ.root in _TIMES:
+        return []
+    written = ".".join(time.ref.parts)
+    return [Diagnostic(path, time.ref.pos.line, time.ref.pos.col, "FX453",
+                       f"FOR SYSTEM_TIME AS OF needs a time attribute of the probe side, but '{written}' is {typ.format()}",
+                       "use the probe table's PROCTIME() column (SET <table>.procTime = proc_time AS PROCTIME()) or its rowtime")]
+
+
+def _conjuncts(expr: ir.Expr):
+    if expr.kind == ir.OPERATOR and expr.text == "and":
+        for arg in expr.args:
+            yield from _conjuncts(arg)
+    else:
+        yield expr
+
+
+def _type(expr: ir.Expr, bindings: dict[int, Binding]) -> tuple[FlinkType | None, Binding | None]:
+    if expr.kind == ir.LITERAL:
+        return None, None  # a literal is cast by Flink: not judged
+    binding = bindings.get(id(expr)) if expr.kind == ir.COLUMN else None
+    if binding is None or binding.status not in ("bound", "outer") or binding.column is None:
+        return None, binding
+    return binding.column.type, binding
+
+
+def _clash(a: FlinkType, b: FlinkType) -> bool:
+    """A string against a number: the implicit cast Flink refuses on a join condition."""
+    return {a.family, b.family} in ({"char", "exact"}, {"char", "approx"})
+
+
+def _key_types(path: str, use: LookupUse, bindings: dict[int, Binding]) -> list[Diagnostic]:
+    if use.on is None:
+        return []
+    out = []
+    for conjunct in _conjuncts(use.on):
+        if conjunct.kind != ir.OPERATOR or conjunct.text != "=" or len(conjunct.args) != 2:
+            continue
+        (left, left_b), (right, right_b) = (_type(a, bindings) for a in conjunct.args)
+        if left is None or right is None or left_b is None or right_b is None:
+            continue
+        if (left_b.source is use.source) == (right_b.source is use.source) or not _clash(left, right):
+            continue
+        pos = conjunct.args[0].pos
+        if pos is None:
+            continue
+        names = [".".join(a.parts) for a in conjunct.args]
+        out.append(Diagnostic(path, pos.line, pos.col, "FX442",
+                              f"the lookup key {names[0]} = {names[1]} compares {left.format()} with {right.format()}: "
+                              "implicit type conversion is not supported on join's condition",
+                              "CAST the probe side to the dimension column's type"))
+    return out
+
+
+CHECK = Check("lookup-join operands", (CheckCode("FX442", "lookup-key-type"), CheckCode("FX453", "system-time-operand"),), check)
