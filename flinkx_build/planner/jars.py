@@ -114,7 +114,14 @@ def _download(target: Target, work: Path, progress: IO[str]) -> Path:
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check",
            "--progress-bar", "on" if progress.isatty() else "off",
            f"apache-flink-libraries=={target.libraries_version}", "-d", str(work)]
-    done = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=progress, stderr=subprocess.PIPE, text=True)
+    direct: IO[str] | int = progress  # pip writes its lines (and on a terminal its bar) straight there
+    try:
+        progress.fileno()
+    except (OSError, ValueError, AttributeError):
+        direct = subprocess.PIPE  # a stream without a file (tests): relayed once pip is done
+    done = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=direct, stderr=subprocess.PIPE, text=True)
+    if direct == subprocess.PIPE and done.stdout:
+        progress.write(done.stdout)
     wheel = work / target.wheel_name
     if done.returncode != 0 or not wheel.is_file():
         lines = [line.strip() for line in (done.stderr or "").splitlines() if line.strip()]
