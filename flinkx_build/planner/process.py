@@ -174,10 +174,14 @@ class SocketPlanner(Planner):
 
     def __init__(self, sock: socket.socket, started: float) -> None:
         self._socket = sock
-        stream = sock.makefile("rwb")
-        super().__init__(stream, stream, started)
+        # a reader and a writer of their own: closing one never waits on the reading thread's lock
+        super().__init__(sock.makefile("wb"), sock.makefile("rb"), started)
 
     def close(self) -> None:
+        try:
+            self._socket.shutdown(socket.SHUT_RDWR)  # ends the reading thread's wait
+        except OSError:
+            pass
         super().close()
         try:
             self._socket.close()
