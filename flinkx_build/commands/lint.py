@@ -1,6 +1,7 @@
 """`flinkx lint`: sqlfluff's FX rules plus the workspace checks."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ from flinkx_build.load.workspace import find_workspace
 if TYPE_CHECKING:
     from flinkx_build.model import Workspace
 
+NO_PLANNER_ENV = "FLINKX_NO_PLANNER"  # set (non-empty): as --no-planner, for every lint of this environment
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 
 
@@ -69,7 +71,7 @@ def group_paths(paths: tuple[Path, ...]) -> list[tuple[Path, list[Path]]]:
 
 def planner_state(workspace: Path, use_planner: bool, codes: CodeFilter) -> str:
     """What lint's planner pass can do for WORKSPACE, without starting anything: "off", why not, or the target."""
-    if not use_planner or not codes.keeps(PLANNER_CODE):
+    if not use_planner or not codes.keeps(PLANNER_CODE) or os.environ.get(NO_PLANNER_ENV):
         return "off"
     found = run_memo.workspace_config(workspace)
     if found is None:
@@ -171,7 +173,8 @@ def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", help="Output format.")
 @code_options
 @click.option("--no-planner", "no_planner", is_flag=True,
-              help=f"Do not plan tasks on the target's Flink planner ({PLANNER_CODE}); the fast checks still run.")
+              help=f"Do not plan tasks on the target's Flink planner ({PLANNER_CODE}); the fast checks still run. "
+                   f"${NO_PLANNER_ENV} does the same for every lint.")
 def command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], no_planner: bool) -> None:
     """Lint [WORKSPACE] [FILES...]: every file, or only FILES with their whole workspace as context; each
     task is also planned on the Flink planner of its flink_version when Java and its jars are here."""

@@ -32,6 +32,8 @@ def workspace(tmp_path: Path, version: str) -> Path:
 
 
 def lint(ws: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`flinkx lint` as a user runs it: with the planner (the suite turns it off elsewhere, tests/conftest.py)."""
+    env = {k: v for k, v in (env or os.environ).items() if k != "FLINKX_NO_PLANNER"}
     return subprocess.run([sys.executable, "-m", "flinkx_build", "lint", ws.name, *args], cwd=ws.parent, env=env,
                           capture_output=True, text=True, timeout=600)
 
@@ -82,6 +84,9 @@ def test_a_place_a_fast_check_already_reports_is_not_repeated(tmp_path, stop_ser
 def test_no_planner_and_the_lint_setting_skip_it(tmp_path, jars_23, stop_services):
     ws = workspace(tmp_path, "2.3")
     assert fx301(lint(ws, "--no-planner")) == []
+    no_planner = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", "ws"], cwd=tmp_path, capture_output=True,
+                                text=True, timeout=600, env={**os.environ, "FLINKX_NO_PLANNER": "1"})
+    assert fx301(no_planner) == [] and no_planner.returncode == 0
     (ws / "flinkx.yaml").write_text('engine: flink\nflink_version: "2.3"\nlint:\n  FX301: off\n', encoding="utf-8")
     result = lint(ws)
     assert fx301(result) == [] and result.returncode == 0, result.stdout + result.stderr
