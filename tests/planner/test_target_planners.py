@@ -15,6 +15,7 @@ import pytest
 from flinkx_build.planner.session import open_planner
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.validate.contract import UdfStub
 from tests.planner.conftest import needs_planner
 
 pytestmark = [pytest.mark.flink, pytest.mark.network, needs_planner("1.20"), needs_planner("2.3")]
@@ -36,12 +37,19 @@ CASES: dict[str, tuple[list[str], str | None, str | None]] = {
     "VARIANT column (2.1+)": (["CREATE TEMPORARY TABLE v (id BIGINT, body VARIANT) WITH ('connector' = 'print')"], "VARIANT", None),
     "option removed in 2.0": ([ORDERS, BODIES, "SET 'table.exec.topn-cache-size' = '1000'",
                                "INSERT INTO bodies SELECT order_id, payload FROM orders"], None, None),
+
+
+    "a declared function": ([ORDERS, BODIES, "CREATE TEMPORARY FUNCTION mask AS 'com.shop.Mask'",
+                             "INSERT INTO bodies SELECT order_id, mask(payload) FROM orders"], None, None),
+    "a function without a declaration": ([ORDERS, "CREATE TEMPORARY FUNCTION other AS 'com.shop.Other'"],
+                                         "return type is not declared", "return type is not declared"),
 }
+UDFS = (UdfStub("mask", "STRING"),)
 
 
 def _script(name: str, statements: list[str]) -> ScriptToValidate:
     compiled = tuple(CompiledStatement(sql, 3 + 2 * i, 1, "other", (1 + i, 1)) for i, sql in enumerate(statements))
-    return ScriptToValidate(f"p/{name}", f"{name}.sql", compiled)
+    return ScriptToValidate(f"p/{name}", f"{name}.sql", compiled, UDFS)
 
 
 @pytest.fixture(scope="module")

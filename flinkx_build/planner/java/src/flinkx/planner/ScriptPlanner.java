@@ -238,7 +238,12 @@ final class ScriptPlanner {
     }
 
     private void createFunction(State state, int index, Object node) throws Exception {
-        String[] identifier = (String[]) Reflect.call(node, "getFunctionIdentifier");
+        String[] identifier;
+        try {
+            identifier = (String[]) Reflect.call(node, "getFunctionIdentifier"); // 1.x
+        } catch (NoSuchMethodException e) {
+            identifier = (String[]) Reflect.call(node, "getFullName"); // 2.x: SqlCreateObject
+        }
         String name = identifier[identifier.length - 1];
         JsonNode udf = null;
         for (JsonNode candidate : state.request.path("udfs")) {
