@@ -97,6 +97,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX302": ("error", "no planner for this flink_version"),
     "FX303": ("error", "the target's planner cannot be set up here"),
     "FX304": ("error", "a downloaded Flink wheel does not match its pinned checksum"),
+    "FX305": ("error", "the cluster, the client and flink_version are not the same Flink"),
     # flinkx test (flinkx_build/testing/, docs/testing.md)
     "FX500": ("error", "invalid test file"),
     "FX501": ("error", "unknown task"),
