@@ -11,6 +11,7 @@ says once what it could not run (`PlannerPass.note`) and the rest of lint is unc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from dataclasses import field
 from typing import Any
 
@@ -28,6 +29,7 @@ from flinkx_build.model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
 from flinkx_build.planner import LINT_CODE
+from flinkx_build.planner.jar import sources_hash
 from flinkx_build.planner.process import Planner
 from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
@@ -100,7 +102,7 @@ class PlannerPass:
         target = target_or_problem(self.session.workspace.config.flink_version)
         if isinstance(target, str):
             return None
-        key = canonical_hash([FORMAT, VERSION, code_version(), target.libraries_version, script.mode,
+        key = canonical_hash([FORMAT, VERSION, code_version(), _driver_version(target.version), target.libraries_version, script.mode,
                               [(s.text, s.kind) for s in script.statements], [(u.name, u.returns, u.kind) for u in script.udfs]])
         root = self.session.cache.root
         path = entry_path(root / "planner" if root else None, root, key)
@@ -136,6 +138,13 @@ class PlannerPass:
         if self._planner is not None:
             self._planner.close()
             self._planner = None
+
+
+@lru_cache(maxsize=None)
+def _driver_version(version: str) -> str:
+    """The driver's Java sources (code_version covers Python and data only): a changed driver plans again."""
+    target = target_or_problem(version)
+    return "" if isinstance(target, str) else sources_hash(target)
 
 
 def _to_json(finding: FlinkFinding) -> dict[str, Any]:
