@@ -80,7 +80,12 @@ def _fetch(target: Target, progress: IO[str]) -> Path:
                               f"({exc}); set {HOME_ENV} to a folder of yours") from None
     work = Path(tempfile.mkdtemp(prefix="fetch-", dir=root))
     try:
-        wheel = _local_wheel(target) or _download(target, work, progress)
+        wheel = _local_wheel(target)
+        if wheel is not None:
+            print(f"flinkx: unpacking the Flink {target.version} planner's jars from {wheel} into {user_cache_dir()} once",
+                  file=progress, flush=True)
+        else:
+            wheel = _download(target, work, progress)
         digest = _sha256(wheel)
         if digest != target.wheel_sha256:
             if wheel.is_relative_to(work):
