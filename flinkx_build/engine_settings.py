@@ -41,6 +41,7 @@ SAFE_CATALOG_TYPES: frozenset[str] = frozenset({"generic_in_memory"})
 # Words that, as a part of an allowed key, still choose a path, an address, code or a state location.
 _REFUSED_PARTS = frozenset({"dir", "dirs", "path", "paths", "localdir", "jar", "jars", "classpaths", "class", "classes",
                             "address", "port", "host", "url", "python", "listeners", "download-dir"})
+REFUSED_PARTS = _REFUSED_PARTS  # the planner driver applies the same rule to the same words (planner/protocol.py)
 
 
 def refusal(key: str) -> str:

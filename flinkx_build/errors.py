@@ -115,6 +115,12 @@ CODES: dict[str, tuple[str, str]] = {
     "FX200": ("error", "dependency cycle"),
     # validation with the real Flink planner
     "FX300": ("error", "Flink rejected the statement"),
+    # the target's own planner (flinkx_build/planner/, docs/targets.md)
+    "FX301": ("error", "the target's Flink planner rejects the statement (lint)"),
+    "FX302": ("error", "no planner for this flink_version"),
+    "FX303": ("error", "the target's planner cannot be set up here"),
+    "FX304": ("error", "a downloaded Flink wheel does not match its pinned checksum"),
+    "FX305": ("error", "the cluster, the client and flink_version are not the same Flink"),
     # flinkx test (flinkx_build/testing/, docs/testing.md)
     "FX500": ("error", "invalid test file"),
     "FX501": ("error", "unknown task"),

@@ -37,13 +37,15 @@ from flinkx_build.semantic.model import TaskModel
 
 # FX499 comes from `flinkx upgrade-check` alone (upgrade/report.py): a version change, not a task's SQL
 UPGRADE_STATE = Check("state across a Flink version change", (CheckCode("FX499", "state-not-restored"),), None, flink_finds_it=False)
+# FX301 comes from lint's planner pass (lint/planner_pass.py): the target's own planner, not the model
+PLANNER = Check("the target's planner, in lint", (CheckCode("FX301", "planner"),), None)
 
 # in the order they run: a task's findings come out in this order
 REGISTRY: tuple[Check, ...] = (
     columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
     cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
     connector_options.CHECK, engine_settings.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK,
-    streaming_order.CHECK, lookup_operands.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE,
+    streaming_order.CHECK, lookup_operands.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE, PLANNER,
 )
 CHECKS = tuple(check.run for check in REGISTRY if check.run is not None)
 

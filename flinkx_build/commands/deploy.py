@@ -60,6 +60,7 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
             jars: tuple[Path, ...], allow_fresh_start: bool, fmt: str) -> None:
     """Plan or apply WORKSPACE (default: .) on the Flink cluster at --cluster."""
     from flinkx_build.deploy.plan import make_plan
+    from flinkx_build.deploy.versions import version_refusal
 
     started = time.perf_counter()
     session = open_session(workspace)
@@ -76,7 +77,10 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
     desired, skipped = desired_jobs(session, session.tasks(selected))
     try:
         rest = FlinkRest(cluster)
-        rest.overview()
+        cluster_version = str(rest.overview().get("flink-version") or "")
+        refusal = version_refusal(rest.url, ws.config.flink_version, cluster_version)
+        if refusal:
+            raise UsageError(refusal)
         deployed = deployed_jobs(rest, workspace_name(ws))
     except ClusterError as exc:
         raise UsageError(f"FX600 {exc}") from None

@@ -62,10 +62,13 @@ def revision_session(folder: Path, work: Session) -> Session:
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
     from flinkx_build.impact.planner_check import flink_verdicts
+    from flinkx_build.planner.session import PlannerUnavailable
+    from flinkx_build.targets import target as target_named
     from flinkx_build.validate.engine import FlinkUnavailable
     from flinkx_build.validate.engine import flink_available
 
-    reason = flink_available()
+    target = target_named(work.workspace.config.flink_version)
+    reason = flink_available() if target is None or target.from_extra else None  # other targets: the driver
     if reason is not None:
         raise UsageError(f"flinkx impact --validate needs Apache Flink: {reason}")
     try:
@@ -75,7 +78,7 @@ def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, 
             if folder is None:
                 return {}
             return flink_verdicts(revision_session(folder, work), impacts)
-    except FlinkUnavailable as exc:
+    except (FlinkUnavailable, PlannerUnavailable) as exc:
         raise UsageError(f"flinkx impact --validate could not start Flink: {exc}") from None
 
 

@@ -1,12 +1,14 @@
 """`flinkx lint`: sqlfluff's FX rules plus the workspace checks."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from flinkx_build.commands.common import open_session
+from flinkx_build.commands.console import echo_error
 from flinkx_build.commands.console import echo_findings
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_result
@@ -14,7 +16,9 @@ from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
+from flinkx_build import run_memo
 from flinkx_build.lint.formats import FORMATS
+from flinkx_build.planner import LINT_CODE as PLANNER_CODE
 from flinkx_build.lint.formats import render
 from flinkx_build.lint.result_cache import LintMemo
 from flinkx_build.lint.select import CodeFilter
@@ -26,6 +30,7 @@ from flinkx_build.load.workspace import find_workspace
 if TYPE_CHECKING:
     from flinkx_build.model import Workspace
 
+NO_PLANNER_ENV = "FLINKX_NO_PLANNER"  # set (non-empty): as --no-planner, for every lint of this environment
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 
 
@@ -64,12 +69,29 @@ def group_paths(paths: tuple[Path, ...]) -> list[tuple[Path, list[Path]]]:
     return sorted(groups.items())
 
 
+def planner_state(workspace: Path, use_planner: bool, codes: CodeFilter) -> str:
+    """What lint's planner pass can do for WORKSPACE, without starting anything: "off", why not, or the target."""
+    if not use_planner or not codes.keeps(PLANNER_CODE) or os.environ.get(NO_PLANNER_ENV):
+        return "off"
+    found = run_memo.workspace_config(workspace)
+    if found is None:
+        return "off"
+    config = found[1]
+    if config.lint.rules.get(PLANNER_CODE) is False:
+        return "off"
+    from flinkx_build.planner.session import planner_problem
+
+    return planner_problem(config.flink_version, fetch=False) or f"on {config.flink_version}"
+
+
 def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = CodeFilter(),
-                write: bool = True) -> tuple[list[Diagnostic], list[FileFix]]:
+                write: bool = True, use_planner: bool = False) -> tuple[list[Diagnostic], list[FileFix]]:
     """Findings of every group; with `fix`, the file changes (written when `write`) and,
-    when written, the findings that are left afterwards."""
+    when written, the findings that are left afterwards. `use_planner`: plan every task on its
+    target's planner too (FX301); what could not run is said once on stderr."""
     diags: list[Diagnostic] = []
     changes: list[FileFix] = []
+    notes: set[str] = set()
     for workspace, files in group_paths(paths):
         echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
         # named files: their rule passes go to the parser process the CLI forked when it read the
@@ -81,10 +103,13 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
 
             parser = take(warm_up_rules)
         try:
-            memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore)
+            state = planner_state(workspace, use_planner and not fix, codes) if workspace.exists() else "off"
+            memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore, state)
             replayed = memo.replay() if memo is not None else None
             if replayed is not None:  # nothing this lint reads changed since the identical last one
                 diags.extend(replayed)
+                if state != "off" and not state.startswith("on "):
+                    notes.add(f"the planner check ({PLANNER_CODE}) did not run: {state}")
                 continue
             from flinkx_build.lint.early import start_rule_passes
             from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
@@ -95,8 +120,17 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
                     start_rule_passes(parser, ws, files, codes)
 
             session = open_session(workspace, parser=parser, on_projects=early)
-            with task_progress() as progress:
-                found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress)
+            from flinkx_build.lint.planner_pass import PlannerPass
+
+            planner = None if state == "off" else PlannerPass(session)
+            try:
+                with task_progress() as progress:
+                    found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress, planner=planner)
+            finally:
+                if planner is not None:
+                    planner.close()
+                    if planner.note:
+                        notes.add(planner.note)
         finally:
             if parser is not None:
                 parser.close()
@@ -108,6 +142,8 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
             found, _ = lint_workspace(open_session(workspace), files, codes=codes)  # what is left
         diags.extend(found + refused)
         changes.extend(fixes)
+    for note in sorted(notes):
+        echo_error(f"flinkx: {note}")
     return diags, changes
 
 
@@ -137,7 +173,11 @@ def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:
 @paths_argument
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", help="Output format.")
 @code_options
-def command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
-    """Lint [WORKSPACE] [FILES...]: every file, or only FILES with their whole workspace as context."""
-    diags, _ = lint_groups(paths, codes=code_filter(select, ignore))
+@click.option("--no-planner", "no_planner", is_flag=True,
+              help=f"Do not plan tasks on the target's Flink planner ({PLANNER_CODE}); the fast checks still run. "
+                   f"${NO_PLANNER_ENV} does the same for every lint.")
+def command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], no_planner: bool) -> None:
+    """Lint [WORKSPACE] [FILES...]: every file, or only FILES with their whole workspace as context; each
+    task is also planned on the Flink planner of its flink_version when Java and its jars are here."""
+    diags, _ = lint_groups(paths, codes=code_filter(select, ignore), use_planner=not no_planner)
     report(diags, fmt)

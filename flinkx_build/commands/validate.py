@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -18,6 +19,7 @@ from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.progress import compile_with_progress
 from flinkx_build.commands.progress import task_progress
+from flinkx_build.compile.flink_findings import diagnostic_for
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
@@ -25,26 +27,46 @@ from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.planner.session import PlannerUnavailable
+from flinkx_build.planner.session import open_planner
+from flinkx_build.planner.session import target_or_problem
+from flinkx_build.targets import Target
 from flinkx_build.validate.jvm import JAVA_MISSING
 
 INSTALL_HINT = 'install the Flink extra: pip install "flinkx-build[flink]" (needs Java 17)'
 
 
 def map_finding(script: CompiledScript, finding: FlinkFinding, path_of_compiled: str) -> Diagnostic:
-    """A Flink finding at the task line it came from, else at the YAML that generated the DDL."""
-    index = finding.statement_index
-    if index < 0:
-        index = max((i for i, s in enumerate(script.statements) if s.line <= finding.line), default=-1)
-    if index < 0:
-        return Diagnostic(path_of_compiled, finding.line, finding.col, "FX300", finding.message)
-    stmt = script.statements[index]
-    path, line, col = script.sources[index]
-    at_statement_start = (finding.line, finding.col) == (stmt.line, stmt.col)
-    if stmt.origin is not None and not at_statement_start:
-        delta = max(finding.line - stmt.line, 0)
-        line = stmt.origin[0] + delta
-        col = stmt.origin[1] + finding.col - stmt.col if delta == 0 else finding.col
-    return Diagnostic(path, line, max(col, 1), "FX300", finding.message)
+    """A Flink finding at the task's token it came from, else at the YAML entry that generated the DDL."""
+    return diagnostic_for(script, finding, path_of_compiled, "FX300")
+
+
+def _check_extra() -> None:
+    from flinkx_build.validate import engine
+
+    reason = engine.flink_available()
+    if reason is not None:
+        if reason == JAVA_MISSING:  # the extra is installed: the fix is a JDK
+            raise UsageError(f"flinkx validate needs Java 17: {reason}")
+        raise UsageError(f"flinkx validate needs Apache Flink: {reason}; {INSTALL_HINT}")
+
+
+def _open_flink(cache_root: Path | None, target: Target) -> Any:
+    """The default target's embedded PyFlink, or the planner driver of another target (its jars
+    fetched into the user cache on first use, with pip's progress on stderr)."""
+    from flinkx_build.validate import engine
+
+    if target.from_extra:
+        try:
+            return engine.FlinkSession(flink_log_dir(cache_root))
+        except engine.FlinkUnavailable as exc:  # this machine's setup (the JVM, the jar's folder): exit 2
+            raise UsageError(f"flinkx validate could not start Flink: {exc}") from None
+    try:
+        return open_planner(target.version, fetch=True)
+    except PlannerUnavailable as exc:
+        if str(exc) == JAVA_MISSING:
+            raise UsageError(f"flinkx validate needs Java 17: {exc}") from None
+        raise UsageError(f"flinkx validate could not start Flink {target.version}: {exc}") from None
 
 
 @click.command("validate")
@@ -52,19 +74,18 @@ def map_finding(script: CompiledScript, finding: FlinkFinding, path_of_compiled:
 @project_option
 @mode_option
 def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> None:
-    """Check every task of WORKSPACE with the real Apache Flink planner (embedded PyFlink)."""
-    from flinkx_build.validate import engine
-
+    """Check every task of WORKSPACE with the real Apache Flink planner of its flink_version (1.20: the
+    embedded PyFlink; other targets: flinkx's planner driver on that version's jars, fetched once)."""
     started = time.perf_counter()
-    reason = engine.flink_available()
-    if reason is not None:
-        if reason == JAVA_MISSING:  # the extra is installed: the fix is a JDK
-            raise UsageError(f"flinkx validate needs Java 17: {reason}")
-        raise UsageError(f"flinkx validate needs Apache Flink: {reason}; {INSTALL_HINT}")
     session = open_session(workspace, mode)
     ws = session.workspace
     if not engine_named(ws.config.engine).apache_flink:
         raise UsageError(f"flinkx validate checks Apache Flink SQL; engine '{ws.config.engine}' is not validated (use engine flink or vvr)")
+    target = target_or_problem(ws.config.flink_version)
+    if isinstance(target, str):
+        raise UsageError(target)
+    if target.from_extra:
+        _check_extra()
     selected = check_projects(session, projects)
     built = compile_with_progress(session, selected)
     outputs, diags = built.outputs, built.diagnostics
@@ -75,10 +96,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if any(d.is_error and d.code not in semantic for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
-    try:
-        flink = engine.FlinkSession(flink_log_dir(ws.cache_root))
-    except engine.FlinkUnavailable as exc:  # this machine's setup (the JVM, the jar's folder): exit 2
-        raise UsageError(f"flinkx validate could not start Flink: {exc}") from None
+    flink = _open_flink(ws.cache_root, target)
     with flink, task_progress() as progress:
         progress.phase("validating", len(tasks))
         for task in tasks:

@@ -8,6 +8,7 @@ from flinkx_build.flink_data import quote_identifier
 from flinkx_build.flink_data import reserved_words
 from flinkx_build.model import Function
 from flinkx_build.resolve.model import ColumnDef
+from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.type_text import row_fields
 
@@ -18,15 +19,23 @@ def _literal(value: str) -> str:
 
 def table_ddl(defn: TableDef, name: str, engine: str, flink_version: str) -> str:
     """`CREATE TEMPORARY TABLE` as a Flink user would write it by hand (names quoted for the target)."""
+    return table_ddl_with_origins(defn, name, engine, flink_version)[0]
+
+
+def table_ddl_with_origins(defn: TableDef, name: str, engine: str, flink_version: str) -> tuple[str, dict[int, Origin]]:
+    """`table_ddl`, and for each line of it that a YAML entry made (1-based in the statement) that entry:
+    an error Flink reports in a column, the watermark or an option points at its line in the YAML."""
 
     def q(text: str) -> str:
         return quote_identifier(text, flink_version)
 
-    lines = []
+    lines: list[str] = []
+    origins: list[Origin | None] = []
     columns = defn.columns
     if defn.written_columns is not None:
         columns = _crop(defn)
     for col in columns:
+        origins.append(defn.origins.get(f"column:{col.name}") or col.origin)
         if col.expression:
             lines.append(f"{q(col.name)} AS {col.expression}")
             continue
@@ -43,21 +52,29 @@ def table_ddl(defn: TableDef, name: str, engine: str, flink_version: str) -> str
         lines.append(text)
     if defn.watermark:
         lines.append(f"WATERMARK FOR {q(defn.watermark[0])} AS {defn.watermark[1]}")
+        origins.append(defn.origins.get("watermark"))
     if defn.primary_key:
         keys = ", ".join(q(c) for c in defn.primary_key)
         lines.append(f"PRIMARY KEY ({keys})" + ("" if engine_named(engine).blink_ddl else " NOT ENFORCED"))
+        origins.append(defn.origins.get("primary_key"))
     if defn.index:
         lines.append(f"INDEX ({', '.join(q(c) for c in defn.index)})")
+        origins.append(defn.origins.get("index"))
     if defn.unique_index:
         lines.append(f"UNIQUE INDEX ({', '.join(q(c) for c in defn.unique_index)})")
+        origins.append(defn.origins.get("unique_index"))
     body = ",\n".join(f"  {line}" for line in lines)
     # the connector first, as people write it, even when a mirror block supplies it
     ordered = sorted(defn.options.items(), key=lambda kv: kv[0] not in ("connector", "type"))
+    origins.append(None)  # ") WITH ("
+    origins.extend(defn.origins.get(f"option:{key}") for key, _ in ordered)
+    # line 1 is CREATE ... (, then one line per entry above
+    by_line = {number: origin for number, origin in enumerate(origins, start=2) if origin is not None}
     if engine_named(engine).blink_ddl:
         options = ",\n".join(f"  {_blink_key(key, flink_version)} = {_literal(value)}" for key, value in ordered)
-        return f"CREATE TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
+        return f"CREATE TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)", by_line
     options = ",\n".join(f"  {_literal(key)} = {_literal(value)}" for key, value in ordered)
-    return f"CREATE TEMPORARY TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)"
+    return f"CREATE TEMPORARY TABLE {q(name)} (\n{body}\n) WITH (\n{options}\n)", by_line
 
 
 def _blink_key(key: str, flink_version: str) -> str:

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field
 
 from flinkx_build.compile.ddl import function_ddl
-from flinkx_build.compile.ddl import table_ddl
+from flinkx_build.compile.ddl import table_ddl_with_origins
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.flink_data import quote_identifier
 from flinkx_build.resolve.effective import hint_is_dataphin
@@ -25,19 +26,25 @@ class CompiledScript:
     # per statement: the file and (line, col) a finding about the whole statement points at
     # (its first code character in the task, or the YAML that generated the DDL)
     sources: list[tuple[str, int, int]]
+    # per generated DDL statement: its line (1-based) -> the YAML entry that made it (file, line, col)
+    line_sources: dict[int, dict[int, tuple[str, int, int]]] = field(default_factory=dict)
 
 
 def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: str) -> CompiledScript:
     task = resolved.task
     # (text, kind, origin in the task, source for messages)
     pieces: list[tuple[str, str, tuple[int, int] | None, tuple[str, int, int]]] = []
+    source_maps: dict[int, tuple[str, tuple[tuple[int, int, int, int], ...]]] = {}  # piece index -> rendered, edits
+    line_sources: dict[int, dict[int, tuple[str, int, int]]] = {}
     for use in sorted(resolved.functions.values(), key=lambda u: u.emitted_name.lower()):
         loc = use.function.loc
         pieces.append((function_ddl(use.function, use.emitted_name, engine, flink_version), "create_function", None, (loc.path, loc.line, loc.col)))
     for use in sorted(resolved.tables.values(), key=lambda u: u.base_name.lower()):
         loc = use.table.loc
         for definition, name in use.variants:
-            pieces.append((table_ddl(definition, name, engine, flink_version), "create_table", None, (loc.path, loc.line, loc.col)))
+            ddl, origins = table_ddl_with_origins(definition, name, engine, flink_version)
+            line_sources[len(pieces)] = {n: (o.path, o.line, o.col) for n, o in origins.items()}
+            pieces.append((ddl, "create_table", None, (loc.path, loc.line, loc.col)))
     for rs in resolved.statements:
         if not rs.emit:
             continue
@@ -51,7 +58,8 @@ def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: 
             option = rs.parsed.set_option
             text = f"SET '{'.'.join(option.parts)}' = '{option.value}'"
         else:
-            text = rewrite_statement(rs, resolved, flink_version)
+            text, edits = rewrite_with_map(rs, resolved, flink_version)
+            source_maps[len(pieces)] = (rs.parsed.rendered, edits)
         pos = (rs.parsed.pos.line, rs.parsed.pos.col)
         code = rs.parsed.code_pos or rs.parsed.pos
         pieces.append((text, kind, pos, (task.display_path, code.line, code.col)))
@@ -63,15 +71,16 @@ def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: 
     out = [header]
     line = header.count("\n") + 1
     statements = []
-    for text, kind, origin, _ in pieces:
+    for index, (text, kind, origin, _) in enumerate(pieces):
         out.append("\n")
         line += 1
-        statements.append(CompiledStatement(text, line, 1, kind, origin))
+        source_text, source_map = source_maps.get(index, ("", ()))
+        statements.append(CompiledStatement(text, line, 1, kind, origin, source_text, source_map))
         body = text + ";\n"
         out.append(body)
         line += body.count("\n")
     udfs = [UdfStub(u.emitted_name, u.function.returns, u.function.kind) for u in resolved.functions.values()]
-    return CompiledScript(task.key, "".join(out), statements, udfs, [p[3] for p in pieces])
+    return CompiledScript(task.key, "".join(out), statements, udfs, [p[3] for p in pieces], line_sources)
 
 
 def _target(engine: str, flink_version: str) -> str:
@@ -81,6 +90,13 @@ def _target(engine: str, flink_version: str) -> str:
 
 def rewrite_statement(rs: ResolvedStatement, resolved: ResolvedTask, flink_version: str) -> str:
     """The statement's rendered text with Dataphin names turned into Flink names, quoted where the target needs it."""
+    return rewrite_with_map(rs, resolved, flink_version)[0]
+
+
+def rewrite_with_map(rs: ResolvedStatement, resolved: ResolvedTask, flink_version: str) -> tuple[str, tuple[tuple[int, int, int, int], ...]]:
+    """`rewrite_statement`, and each edit as (compiled start, compiled end, rendered start, rendered end),
+    ascending: a `proj.` prefix stripped shifts every later column of its line, and Flink's positions
+    are in the compiled text."""
 
     def q(name: str) -> str:
         return quote_identifier(name, flink_version)
@@ -106,7 +122,11 @@ def rewrite_statement(rs: ResolvedStatement, resolved: ResolvedTask, flink_versi
             edits.append((fref.span.start, fref.span.end, q(resolved.functions[bound.key].emitted_name)))
     for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + replacement + text[end:]
-    return text.rstrip()
+    shift, mapped = 0, []
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
+        mapped.append((start + shift, start + shift + len(replacement), start, end))
+        shift += len(replacement) - (end - start)
+    return text.rstrip(), tuple(mapped)
 
 
 def _strip_space_before(text: str, start: int) -> int:

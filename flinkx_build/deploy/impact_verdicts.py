@@ -19,6 +19,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.impact.gitrev import Revision
 from flinkx_build.impact.gitrev import checkout
 from flinkx_build.pipeline import Session
+from flinkx_build.targets import target as target_named
 from flinkx_build.validate.contract import UdfStub
 
 
@@ -95,6 +96,13 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     if not pairs:
         return verdicts
     ws = work.workspace
+    target = target_named(ws.config.flink_version)
+    if target is None or not target.from_extra:
+        # compiled plans come from the embedded 1.20 client only: its verdict would be another Flink's
+        why = (f"state compatibility is judged on Flink 1.20's compiled plans only; flink_version is "
+               f"{ws.config.flink_version} (docs/targets.md)")
+        verdicts.update({node: Verdict(UNKNOWN, reason=why) for node in pairs})
+        return verdicts
     with DeployFlink(flink_log_dir(ws.cache_root), []) as flink:
         for node, (old, new) in pairs.items():
             try:

@@ -1,10 +1,15 @@
-"""`flinkx impact --validate`: ask the embedded Flink planner about the impacted tasks at the
+"""`flinkx impact --validate`: ask the Flink planner of the workspace's flink_version about the impacted tasks at the
 head, so the report can say where flinkx's prediction and Flink differ."""
 from __future__ import annotations
+
+from typing import Any
 
 from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.impact.compare import Impact
 from flinkx_build.pipeline import Session
+from flinkx_build.planner.session import PlannerUnavailable
+from flinkx_build.planner.session import open_planner
+from flinkx_build.planner.session import target_or_problem
 from flinkx_build.validate.contract import ScriptToValidate
 
 
@@ -14,12 +19,23 @@ def task_for(session: Session, imp: Impact):
     return project.tasks.get(name) if project is not None else None
 
 
-def flink_verdicts(session: Session, impacts: list[Impact]) -> dict[str, list[str]]:
-    """Impacted task node -> Flink's messages at the head ([] where Flink accepts it)."""
+def open_flink(session: Session) -> Any:
+    """The planner of the workspace's flink_version: the embedded PyFlink for the default target, the
+    planner driver for another (its jars fetched on first use). PlannerUnavailable or FlinkUnavailable."""
     from flinkx_build.validate.engine import FlinkSession
 
+    target = target_or_problem(session.workspace.config.flink_version)
+    if isinstance(target, str):
+        raise PlannerUnavailable(target)
+    if target.from_extra:
+        return FlinkSession(flink_log_dir(session.workspace.cache_root))
+    return open_planner(target.version, fetch=True)
+
+
+def flink_verdicts(session: Session, impacts: list[Impact]) -> dict[str, list[str]]:
+    """Impacted task node -> Flink's messages at the head ([] where Flink accepts it), on the head's target."""
     out: dict[str, list[str]] = {}
-    with FlinkSession(flink_log_dir(session.workspace.cache_root)) as flink:
+    with open_flink(session) as flink:
         for imp in impacts:
             task = task_for(session, imp)
             if task is None:

@@ -84,13 +84,16 @@ class LintMemo:
     key: str
 
     @classmethod
-    def open(cls, workspace: Path, files: list[Path], select: tuple[str, ...], ignore: tuple[str, ...]) -> "LintMemo | None":
+    def open(cls, workspace: Path, files: list[Path], select: tuple[str, ...], ignore: tuple[str, ...],
+             planner: str = "") -> "LintMemo | None":
+        """`planner`: what the planner pass can do this run (off, or why not, or the target): a run
+        without it is not replayed for one with it."""
         found = run_memo.workspace_config(workspace)
         if found is None:
             return None
         root, config = found
         options = {"command": "lint", "files": [str(f.resolve()) for f in files], "select": list(select),
-                   "ignore": list(ignore)}
+                   "ignore": list(ignore), "planner": planner}
         return cls(root, config.cache_dir, run_memo.fingerprint(root, options))
 
     def replay(self) -> list[Diagnostic] | None:

@@ -19,6 +19,8 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.rule_worker import run_job
 from flinkx_build.lint.parallel import rule_passes_in_parallel
+from flinkx_build.lint.planner_pass import CODE as PLANNER_CODE
+from flinkx_build.lint.planner_pass import PlannerPass
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import EVERY_CODE
@@ -116,8 +118,9 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
 
 
 def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes: CodeFilter = EVERY_CODE,
-                   progress: Progress = NO_PROGRESS) -> tuple[list[Diagnostic], list[FileFix]]:
-    """The findings, and (with `fix`) the files the safe fixes would change; writes nothing."""
+                   progress: Progress = NO_PROGRESS, planner: PlannerPass | None = None) -> tuple[list[Diagnostic], list[FileFix]]:
+    """The findings, and (with `fix`) the files the safe fixes would change; writes nothing.
+    `planner`: plan each task on its target's planner too (FX301), not while fixing."""
     tasks, yaml_paths = select_targets(session, files)
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
     diags = [d for d in session.workspace.config.lint.apply(diags) if codes.keeps(d.code)]
@@ -129,6 +132,8 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
         progress.advance(task.key)
         result = lint_task(session, task, fix=fix, codes=codes, done=done.get(task.key))
         diags.extend(result.diagnostics)
+        if planner is not None and not fix and codes.keeps(PLANNER_CODE):
+            diags.extend(session.workspace.config.lint.apply(planner.findings(task, result.diagnostics)))
         if result.fixed_text is not None:
             fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))
     if "*" in yaml_paths:  # the whole workspace: the checks that compare tasks with each other

@@ -22,6 +22,8 @@ from flinkx_build.errors import UsageError
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import sha256
+from flinkx_build.lint.planner_pass import CODE as PLANNER_CODE
+from flinkx_build.lint.planner_pass import PlannerPass
 from flinkx_build.lint.run import lint_task
 from flinkx_build.lint.run import lint_workspace
 from flinkx_build.load.tables import load_function
@@ -61,8 +63,12 @@ class TaskAnalysis:
 class Models:
     """Sessions by workspace root; not thread-safe: the server calls it from one worker thread."""
 
-    def __init__(self, use_cache: bool = True) -> None:
+    def __init__(self, use_cache: bool = True, use_planner: bool | None = None) -> None:
+        """`use_planner`: plan each analysed task on the target's warm planner too (FX301, as lint);
+        by default unless $FLINKX_NO_PLANNER is set."""
         self.use_cache = use_cache
+        self.use_planner = not os.environ.get("FLINKX_NO_PLANNER") if use_planner is None else use_planner
+        self._planners: dict[Path, PlannerPass] = {}
         self._sessions: dict[Path, tuple[tuple, Session]] = {}
         self._last_parsed: dict[Path, dict[int, ResolvedStatement]] = {}
 
@@ -83,10 +89,24 @@ class Models:
         # every keystroke is a new text: caching each parse would only fill the cache folder
         session.cache = ParseCache(None)
         self._sessions[root] = (stamp, session)
+        old = self._planners.pop(root, None)
+        if old is not None:
+            old.close()
         return session
+
+    def _planner_for(self, session: Session) -> PlannerPass | None:
+        if not self.use_planner or session.workspace.config.lint.rules.get(PLANNER_CODE) is False:
+            return None
+        root = session.workspace.root
+        if root not in self._planners:
+            self._planners[root] = PlannerPass(session)
+        return self._planners[root]
 
     def forget(self) -> None:
         self._sessions.clear()
+        for planner in self._planners.values():
+            planner.close()
+        self._planners.clear()
 
     def analyse_task(self, path: Path, text: str) -> TaskAnalysis | None:
         session = self.session_for(path)
@@ -100,6 +120,10 @@ class Models:
         last = self._last_parsed.setdefault(task.path.resolve(), {})
         last.update((rs.parsed.index, rs) for rs in resolved.statements if rs.parsed.syntax is None)
         diags = [d for d in linted.diagnostics if d.path == task.display_path]
+        planner = self._planner_for(session)
+        if planner is not None:  # the warm planner's verdict (FX301), cached by content like lint's
+            found = session.workspace.config.lint.apply(planner.findings(task, linted.diagnostics))
+            diags.extend(d for d in found if d.path == task.display_path)
         return TaskAnalysis(session, task, resolved, diags, last)
 
     def close(self, path: Path) -> None:

@@ -227,6 +227,7 @@ def make_server() -> LanguageServer:
         for task in state.pending.values():
             task.cancel()
         state.worker.shutdown(wait=False, cancel_futures=True)
+        state.models.forget()  # closes the connections to the warm planners (the service itself stays warm)
 
     return server
 

@@ -35,6 +35,11 @@ class CompiledStatement:
     # where the statement came from in the task file: (line, col) of its first
     # character, or None for generated DDL
     origin: tuple[int, int] | None = None
+    # the statement as rendered from the task (before Dataphin names became Flink names), and each
+    # rewrite as (compiled start, compiled end, source start, source end) offsets, ascending: how a
+    # position Flink gives in `text` goes back to the task (validate/positions.py)
+    source_text: str = field(default="", compare=False)
+    source_map: tuple[tuple[int, int, int, int], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

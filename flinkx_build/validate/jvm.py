@@ -58,6 +58,9 @@ def _java_tool(name: str) -> str | None:
     return shutil.which(name)
 
 
+java_tool = _java_tool  # the planner driver (planner/jar.py) runs the same JDK
+
+
 def find_toolchain() -> Toolchain | str:
     """The tools validation needs, or a one-line reason why they are missing (without the
     install hint, which FlinkUnavailable adds). Starts nothing."""

@@ -25,12 +25,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("flinkx_build", "paths", "variables", "progress", "noqa", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
               "cache_root", "cache_secret", "cache_prune", "cache_entries", "markdown_text")),
     # what Flink, the engines and the connectors accept: tables of facts
-    ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text")),
+    ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text", "targets")),
     # the workspace model: plain dataclasses every stage reads
     ("model", ("model",)),
     # the embedded Flink planner and its stand-in connector; imports nothing above the cache root,
     # and the checks and the semantic model ask it which changelog a connector gives
-    ("planner", ("validate",)),
+    ("planner", ("validate", "planner")),
     # YAML with positions -> Workspace; the run memo keys a whole run on the files the loader reads
     ("load", ("load", "run_memo")),
     # split, render ${var}, parse with sqlfluff, extract facts

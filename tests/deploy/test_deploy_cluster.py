@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 import urllib.request
 
@@ -188,3 +189,20 @@ def test_an_unreachable_cluster_is_one_line_and_exit_2(cli, deploy_workspace):
     result = cli("deploy", str(deploy_workspace), "--cluster", url)
     assert result.exit_code == 2
     assert result.lines == [f"flinkx: error: FX600 cannot reach the Flink cluster at {url} ([Errno 111] Connection refused)"]
+
+
+@pytest.mark.parametrize("version", ["2.3", "1.19"])
+def test_a_workspace_on_another_flink_than_the_cluster_is_refused(cli, flink_cluster, tmp_path, deploy_workspace, version):
+    """The cluster says its version (GET /overview); a plan for another Flink is refused before anything runs."""
+    ws = tmp_path / "ws"
+    shutil.copytree(deploy_workspace, ws, ignore=shutil.ignore_patterns(".flinkx-cache", "build"))
+    config = ws / "flinkx.yaml"
+    text = config.read_text(encoding="utf-8")
+    text = text.replace('flink_version: "1.20"', f'flink_version: "{version}"') if "flink_version" in text \
+        else text + f'\nflink_version: "{version}"\n'
+    config.write_text(text, encoding="utf-8")
+    result = cli("deploy", str(ws), "--cluster", flink_cluster.url, "--plan")
+    assert result.exit_code == 2
+    assert result.lines == [f"flinkx: error: FX305 the cluster at {flink_cluster.url} runs Flink 1.20.5, but the "
+                            f"workspace's flink_version is {version}: deploy to a {version} cluster, or change "
+                            "flink_version (flinkx.yaml) and validate on that version first"]

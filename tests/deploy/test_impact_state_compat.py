@@ -38,3 +38,21 @@ def test_impact_shows_the_verdict_of_each_changed_streaming_task(cli, tmp_path):
     assert "      state: incompatible: GlobalWindowAggregate(groupBy=[user_id]" in text.stdout
     plain = cli("impact", str(repo / "deploy"), "--base", "HEAD", "--format", "json", "--fail-on", "never")
     assert "state_compatibility" not in plain.stdout  # only behind the option
+
+
+def test_a_workspace_on_another_flink_gets_unknown_verdicts_not_1_20s(cli, tmp_path):
+    """--state-compat compiles plans with the 1.20 client: for a 2.3 workspace it says so instead of answering."""
+    repo = tmp_path / "repo"
+    shutil.copytree(WORKSPACE, repo / "deploy", ignore=shutil.ignore_patterns(".flinkx-cache", "build"))
+    config = repo / "deploy/flinkx.yaml"
+    config.write_text(config.read_text().replace('flink_version: "1.20"', 'flink_version: "2.3"'))
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    window = repo / "deploy/projects/dws/tasks/clicks_1m.sql"
+    window.write_text(window.read_text().replace("INTERVAL '1' MINUTE", "INTERVAL '2' MINUTE"))
+    result = cli("impact", str(repo / "deploy"), "--base", "HEAD", "--state-compat", "--format", "json", "--fail-on", "never")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    verdict = {i["node"]: i for i in json.loads(result.stdout)["impacts"]}["task.dws.clicks_1m"]["state_compatibility"]
+    assert verdict["verdict"] == "unknown"
+    assert "judged on Flink 1.20's compiled plans only; flink_version is 2.3" in json.dumps(verdict)

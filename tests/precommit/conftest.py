@@ -69,6 +69,8 @@ def tool_env(tmp_path_factory) -> dict[str, str]:
         GIT_CONFIG_GLOBAL=str(gitconfig),
         GIT_CONFIG_NOSYSTEM="1",
         NO_COLOR="1",
+        # the hooks' lint without its planner check (a JVM service), as in the rest of the suite (tests/conftest.py)
+        FLINKX_NO_PLANNER="1",
     )
     return env
 

@@ -193,6 +193,7 @@ def play_job(workflow: dict, repo: Path, ctx: dict[str, str], tmp: Path, env_ove
         PATH=f"{bin_dir}{os.pathsep}{Path(flinkx_exe()).parent}{os.pathsep}{os.environ['PATH']}",
         CI="true", GITHUB_ACTIONS="true", GITHUB_REPOSITORY=ctx["github.repository"], GITHUB_WORKSPACE=str(repo),
         GITHUB_STEP_SUMMARY=str(summary), GH_STUB_STATE=str(tmp / "gh-state.json"),
+        FLINKX_NO_PLANNER="1",  # lint without its planner check (a JVM service), as in the rest of the suite
     )
     wf_env = {k: str(v) for k, v in (workflow.get("env") or {}).items()} | {k: str(v) for k, v in (job.get("env") or {}).items()}
     wf_env.update(env_overrides or {})

@@ -1,0 +1,160 @@
+"""lint's engine of record: each checked task planned on its target's real planner (FX301).
+
+When Java and the target's jars are here (lint never downloads: `flinkx validate` does that once),
+every task whose own findings do not stop compiling is planned on the warm planner service
+(`planner/service.py`), and the planner's errors become FX301 at the Dataphin source token
+(`compile/flink_findings.py`). A finding another check already made at the same place is not repeated.
+Verdicts are cached by content: the compiled script, the target's Flink release and flinkx's code,
+through the signed cache entries, so an unchanged task is never planned twice. Without a planner lint
+says once what it could not run (`PlannerPass.note`) and the rest of lint is unchanged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from dataclasses import field
+from typing import Any
+
+from flinkx_build.cache_entries import entry_path
+from flinkx_build.cache_entries import read_entry
+from flinkx_build.cache_entries import write_entry
+from flinkx_build.checks import check_codes
+from flinkx_build.checks.engine_settings import REFUSALS
+from flinkx_build.compile.flink_findings import diagnostic_for
+from flinkx_build.engines import engine as engine_named
+from flinkx_build.errors import Diagnostic
+from flinkx_build.hashing import canonical_hash
+from flinkx_build.hashing import code_version
+from flinkx_build.model import Task
+from flinkx_build.noqa import suppressed
+from flinkx_build.pipeline import Session
+from flinkx_build.planner import LINT_CODE
+from flinkx_build.planner.jar import sources_hash
+from flinkx_build.planner.process import Planner
+from flinkx_build.planner.session import PlannerUnavailable
+from flinkx_build.planner.session import open_planner
+from flinkx_build.planner.session import planner_problem
+from flinkx_build.planner.session import target_or_problem
+from flinkx_build.validate.contract import FlinkFinding
+from flinkx_build.validate.contract import ScriptToValidate
+
+CODE = LINT_CODE
+FORMAT = "flinkx-planner-verdict"
+VERSION = 1
+
+
+@dataclass
+class PlannerPass:
+    """One lint run's use of the planner: opened on the first task the cache does not answer."""
+
+    session: Session
+    warm: bool = True
+    note: str = ""  # what could not run and why (said once, on stderr, by the command)
+    planned: int = 0  # tasks sent to the planner
+    cached: int = 0  # verdicts read from the cache
+    _planner: Planner | None = None
+    _problem: str | None = None
+    _blocking: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        self._blocking = frozenset(check_codes() - REFUSALS)
+
+    def findings(self, task: Task, found: list[Diagnostic]) -> list[Diagnostic]:
+        """FX301 for `task`, given the findings lint already has for it."""
+        if not self._planned_here(task, found):
+            return []
+        script = self.session.compiled(task)
+        to_check = ScriptToValidate(script.key, task.display_path, tuple(script.statements), tuple(script.udfs),
+                                    self.session.mode)
+        verdict = self._verdict(to_check)
+        if verdict is None:
+            return []
+        version = self.session.workspace.config.flink_version
+        hint = f"Flink {version}'s planner rejects it (flink_version in flinkx.yaml); `flinkx lint --no-planner` skips this check"
+        places = {(d.path, d.line, d.col) for d in found}
+        out = []
+        for finding in verdict:
+            diag = diagnostic_for(script, finding, task.display_path, CODE, hint)
+            if (diag.path, diag.line, diag.col) in places:
+                continue  # another check already speaks about this token
+            if diag.path != task.display_path or not suppressed(task.text, diag):
+                out.append(diag)
+        return out
+
+    def _planned_here(self, task: Task, found: list[Diagnostic]) -> bool:
+        ws = self.session.workspace
+        if not engine_named(ws.config.engine).apache_flink:
+            return False
+        # what stops compiling, or a statement that loads code or a refused SET, is never planned (as validate)
+        if any(d.is_error and d.code not in self._blocking for d in found):
+            return False
+        return self._usable()
+
+    def _usable(self) -> bool:
+        if self._problem is None:
+            problem = planner_problem(self.session.workspace.config.flink_version, fetch=False)
+            self._problem = problem or ""
+            if problem:
+                self.note = f"the planner check ({CODE}) did not run: {problem}"
+        return not self._problem
+
+    def _verdict(self, script: ScriptToValidate) -> list[FlinkFinding] | None:
+        target = target_or_problem(self.session.workspace.config.flink_version)
+        if isinstance(target, str):
+            return None
+        key = canonical_hash([FORMAT, VERSION, code_version(), _driver_version(target.version), target.libraries_version, script.mode,
+                              [(s.text, s.kind) for s in script.statements], [(u.name, u.returns, u.kind) for u in script.udfs]])
+        root = self.session.cache.root
+        path = entry_path(root / "planner" if root else None, root, key)
+        stored = read_entry(path, FORMAT, VERSION, key)
+        if isinstance(stored, list):
+            found = _from_json(script.key, stored)
+            if found is not None:
+                self.cached += 1
+                return found
+        planner = self._open()
+        if planner is None:
+            return None
+        verdict = planner.validate(script)
+        self.planned += 1
+        if any(f.extra.get("internal") for f in verdict):  # the planner failed, not the task: say so, keep nothing
+            self.note = f"the planner check ({CODE}) stopped: {verdict[0].message}"
+            self.close()
+            self._problem = verdict[0].message
+            return None
+        write_entry(path, FORMAT, VERSION, key, [_to_json(f) for f in verdict])
+        return verdict
+
+    def _open(self) -> Planner | None:
+        if self._planner is None and not self._problem:
+            try:
+                self._planner = open_planner(self.session.workspace.config.flink_version, fetch=False, warm=self.warm)
+            except PlannerUnavailable as exc:
+                self._problem = str(exc)
+                self.note = f"the planner check ({CODE}) did not run: {exc}"
+        return self._planner
+
+    def close(self) -> None:
+        if self._planner is not None:
+            self._planner.close()
+            self._planner = None
+
+
+@lru_cache(maxsize=None)
+def _driver_version(version: str) -> str:
+    """The driver's Java sources (code_version covers Python and data only): a changed driver plans again."""
+    target = target_or_problem(version)
+    return "" if isinstance(target, str) else sources_hash(target)
+
+
+def _to_json(finding: FlinkFinding) -> dict[str, Any]:
+    return {"line": finding.line, "col": finding.col, "message": finding.message, "phase": finding.phase,
+            "index": finding.statement_index}
+
+
+def _from_json(key: str, data: list[Any]) -> list[FlinkFinding] | None:
+    try:
+        return [FlinkFinding(key, int(d["line"]), int(d["col"]), str(d["message"]), str(d["phase"]), int(d["index"]))
+                for d in data]
+    except (KeyError, TypeError, ValueError):
+        return None

@@ -1,0 +1,90 @@
+"""The planner driver's jar: compiled with javac against a target's jars, once per target and source hash.
+
+Kept in the user's cache folder like the stand-in jar (`validate/jvm.py`): it runs as code in the JVM, and
+nothing a workspace holds may be on that class path. Built in a temporary folder and renamed into place,
+so a concurrent run or a crash never leaves a half-written jar behind the final name.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+from flinkx_build.cache_root import HOME_ENV
+from flinkx_build.cache_root import private_folder
+from flinkx_build.cache_root import user_cache_dir
+from flinkx_build.targets import Target
+from flinkx_build.validate.jvm import JAVA_DIR as STANDIN_DIR
+
+JAVA_DIR = Path(__file__).with_name("java")
+JAR_NAME = "flinkx-planner.jar"
+# the stand-in functions are shared with `flinkx test` (any arguments, the declared result type); the
+# stand-in connector is not: the test one runs rows through SourceFunction, which Flink 2.0 removed
+SHARED_SOURCES = ("StandinScalarFunction.java", "StandinTableFunction.java", "StandinAggregateFunction.java",
+                  "StandinTypes.java", "FixtureValues.java")
+JAVA_MISSING = "Java was not found: install a Java 17 JDK (java and javac) and put it on PATH or set JAVA_HOME"
+
+
+class DriverUnavailable(Exception):
+    """Java is missing or the driver does not compile; the message is one line."""
+
+
+def sources() -> list[Path]:
+    own = sorted(p for p in JAVA_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    shared = [STANDIN_DIR / "src" / "flinkx" / "standin" / name for name in SHARED_SOURCES]
+    return own + shared
+
+
+def sources_hash(target: Target) -> str:
+    """Changes when the driver's sources or the Flink release they compile against change."""
+    digest = hashlib.sha256(target.libraries_version.encode())
+    for path in sources():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def driver_jar(target: Target, lib: Path, javac: str | None) -> Path:
+    """The driver jar for `target` (compiled against the jars in `lib` on first use)."""
+    try:
+        root = private_folder(private_folder(user_cache_dir()) / "planner-jar")
+    except OSError as exc:
+        raise DriverUnavailable(f"FX303 flinkx's own cache folder cannot hold the planner driver ({exc}); "
+                                f"set {HOME_ENV} to a folder of yours") from None
+    final_dir = root / f"{target.version}-{sources_hash(target)}"
+    jar = final_dir / JAR_NAME
+    if jar.is_file():
+        return jar
+    if javac is None:
+        raise DriverUnavailable(f"javac was not found, needed once to build the planner driver: {JAVA_MISSING}")
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=root))
+    try:
+        classes = work / "classes"
+        classes.mkdir()
+        java_files = [str(p) for p in sources() if p.suffix == ".java"]
+        # --release 17: the driver serves a unix socket (Java 16+); Flink 2.x needs 17 anyway
+        cmd = [javac, "--release", "17", "-nowarn", "-encoding", "UTF-8", "-cp", str(lib / "*"),
+               "-d", str(classes), *java_files]
+        done = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            first = next((line for line in done.stderr.splitlines() if "error" in line), done.stderr.strip()[:300])
+            raise DriverUnavailable(f"FX303 javac failed on the planner driver for Flink {target.version}: {first}")
+        staged = work / "jar"
+        staged.mkdir()
+        with zipfile.ZipFile(staged / JAR_NAME, "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in sorted(classes.rglob("*.class")):
+                zf.write(path, path.relative_to(classes).as_posix())
+            resources = JAVA_DIR / "resources"
+            for path in sorted(p for p in resources.rglob("*") if p.is_file()):
+                zf.write(path, path.relative_to(resources).as_posix())
+        try:
+            os.rename(staged, final_dir)
+        except OSError:
+            if not jar.is_file():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return jar

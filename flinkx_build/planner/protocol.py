@@ -1,0 +1,91 @@
+"""What flinkx and its planner driver say to each other: JSON lines, pure Python (no JVM needed).
+
+The driver (java/src/flinkx/planner/Driver.java) gets flinkx's allow-lists once (`policy`), then one
+request per task (`request_for`), and answers each with Flink's exception chains per statement; here
+they become `FlinkFinding`s in compiled-script coordinates, exactly as the PyFlink engine makes them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flinkx_build import engine_settings
+from flinkx_build.validate import standin
+from flinkx_build.validate.contract import FlinkFinding
+from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.validate.findings import created_name
+from flinkx_build.validate.findings import is_comment_only
+from flinkx_build.validate.findings import missing_objects
+from flinkx_build.validate.findings import relocate_message
+from flinkx_build.validate.findings import statement_sql
+from flinkx_build.validate.findings import summarize
+from flinkx_build.validate.findings import to_compiled
+
+
+def policy() -> dict[str, Any]:
+    """The facts the driver applies, sent from their one place (engine_settings.py, validate/standin.py)."""
+    return {"policy": {
+        "allowed_keys": sorted(engine_settings.ALLOWED_KEYS),
+        "allowed_prefixes": list(engine_settings.ALLOWED_PREFIXES),
+        "refused_parts": sorted(engine_settings.REFUSED_PARTS),
+        "safe_catalog_types": sorted(engine_settings.SAFE_CATALOG_TYPES),
+        "changelog_formats": sorted(standin.CHANGELOG_FORMATS),
+        "append_only_sinks": sorted(standin.APPEND_ONLY_SINKS),
+        "all_changes_sinks": sorted(standin.ALL_CHANGES_SINKS),
+    }}
+
+
+def request_for(script: ScriptToValidate, request_id: int) -> dict[str, Any]:
+    return {
+        "id": request_id,
+        "mode": script.mode,
+        "statements": [{"sql": statement_sql(stmt), "skip": is_comment_only(stmt.text)} for stmt in script.statements],
+        "udfs": [{"name": u.name, "returns": u.returns, "kind": u.kind} for u in script.udfs],
+    }
+
+
+def findings_from(script: ScriptToValidate, answer: dict[str, Any]) -> list[FlinkFinding]:
+    """The driver's answer as findings; an error answer is one finding at the script's start."""
+    if "error" in answer or not isinstance(answer.get("findings"), list):
+        return [stopped(script, str(answer.get("error", "no answer from the planner")))]
+    findings: list[FlinkFinding] = []
+    failed_tables: set[str] = set()
+    failed_functions: set[str] = set()
+    for raw in answer["findings"]:
+        index = int(raw.get("index", 0))
+        if not 0 <= index < len(script.statements):
+            continue
+        stmt = script.statements[index]
+        if "note" in raw:  # flinkx's own words (a statement set's shape, an undeclared function)
+            if raw.get("udf"):
+                failed_functions.add(raw["udf"])
+            findings.append(FlinkFinding(script.key, stmt.line, stmt.col, raw["note"], raw.get("phase", "semantic"),
+                                         index, {"udf": raw["udf"]} if raw.get("udf") else {}))
+            continue
+        message, position = summarize([str(m) for m in raw.get("messages", [])])
+        line, col = stmt.line, stmt.col
+        extra: dict[str, Any] = {"statement_kind": stmt.kind, "exception": raw.get("exception", "")}
+        if raw.get("prefix"):  # a declared function's return type Flink does not know
+            failed_functions.add(raw.get("udf", ""))
+            findings.append(FlinkFinding(script.key, line, col, raw["prefix"] + message, "semantic", index,
+                                         {"udf": raw.get("udf", "")}))
+            continue
+        if position is not None:
+            line, col = to_compiled(stmt, *position)
+            extra["statement_position"] = position
+        finding = FlinkFinding(script.key, line, col, relocate_message(stmt, message), raw.get("phase", "semantic"),
+                               index, extra)
+        if finding.phase == "semantic":
+            created = created_name(stmt.text)
+            if created:
+                failed_tables.add(created)
+            tables, functions = missing_objects(finding.message)
+            if (tables & failed_tables) or (functions & failed_functions):
+                continue  # only repeats an earlier failed CREATE, which was reported
+        findings.append(finding)
+    return findings
+
+
+def stopped(script: ScriptToValidate, why: str) -> FlinkFinding:
+    first = script.statements[0] if script.statements else None
+    return FlinkFinding(script.key, first.line if first else 1, first.col if first else 1,
+                        f"validation stopped: {why}", "semantic", extra={"internal": True})

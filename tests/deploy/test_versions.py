@@ -1,0 +1,22 @@
+"""deploy's version refusal (FX305) as a rule: the workspace's target, the client and the cluster agree."""
+from __future__ import annotations
+
+from flinkx_build.deploy.versions import version_refusal
+
+URL = "http://127.0.0.1:8081"
+
+
+def test_the_same_flink_everywhere_is_not_refused():
+    assert version_refusal(URL, "1.20", "1.20.5") == ""
+    assert version_refusal(URL, "1.20", "") == ""  # a cluster that does not say its version
+
+
+def test_a_cluster_of_another_version_is_refused():
+    assert version_refusal(URL, "1.20", "2.3.0").startswith(f"FX305 the cluster at {URL} runs Flink 2.3.0, but the "
+                                                            "workspace's flink_version is 1.20")
+
+
+def test_a_target_the_client_is_not_is_refused_even_on_its_own_cluster():
+    refusal = version_refusal(URL, "2.3", "2.3.0")
+    assert refusal.startswith("FX305 flinkx deploy plans and submits with the embedded Flink client")
+    assert "deploying Flink 2.3 jobs is not supported yet" in refusal

@@ -1,0 +1,66 @@
+"""Flink's positions point at the token in the Dataphin source (issue 28): after a `proj.` prefix the
+compiler strips, and in a meta table's YAML for DDL the YAML produced. Real CLI, real Flink 1.20."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flinkx_build.validate.contract import CompiledStatement
+from flinkx_build.validate.engine import flink_available
+from flinkx_build.validate.positions import to_task
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "validate_errors"
+SHIFTED = "INSERT INTO p.kafka_sink SELECT order_id, amount FROM p.orders o WHERE o.amountt > 0;\n"
+BAD_TYPE = """\
+type: kafka
+columns:
+  - {name: id, type: STRING}
+  - {name: amount, type: "DECIMAL(10, 2)"}
+  - {name: note, type: "VARCHAR2(20)"}
+with: {connector: kafka, topic: bad, format: json}
+"""
+
+
+def test_a_column_after_a_stripped_prefix_maps_back_through_the_edits():
+    source = "SELECT a FROM p.t WHERE p.t.x > 0"
+    compiled = "SELECT a FROM t WHERE t.x > 0"
+    # two edits: `p.t` -> `t` at 14 and at 24 in the source
+    stmt = CompiledStatement(compiled, 10, 1, "select", (3, 5), source, ((14, 15, 14, 17), (22, 23, 24, 27)))
+    assert to_task(stmt, 10, compiled.index("x") + 1) == (3, 4 + source.index("x") + 1)
+    assert to_task(stmt, 10, compiled.index("a") + 1) == (3, 4 + source.index("a") + 1)
+    # inside a rewritten name: the name's start in the source
+    assert to_task(stmt, 10, compiled.index("t WHERE") + 1) == (3, 4 + source.index("p.t WHERE") + 1)
+
+
+def test_a_second_line_keeps_its_own_columns():
+    source = "SELECT a\nFROM p.t WHERE p.t.x > 0"
+    compiled = "SELECT a\nFROM t WHERE t.x > 0"
+    stmt = CompiledStatement(compiled, 10, 1, "select", (3, 5), source, ((14, 15, 14, 17), (22, 23, 24, 27)))
+    assert to_task(stmt, 11, compiled.split("\n")[1].index("x") + 1) == (4, source.split("\n")[1].index("x") + 1)
+
+
+@pytest.mark.flink
+@pytest.mark.skipif(flink_available() is not None, reason=f"Flink extra not usable: {flink_available()}")
+def test_validate_points_at_the_task_token_and_the_yaml_line(tmp_path):
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURE, ws)
+    for task in (ws / "projects" / "p" / "tasks").glob("*.sql"):
+        task.unlink()
+    (ws / "projects" / "p" / "tasks" / "shifted.sql").write_text(SHIFTED, encoding="utf-8")
+    (ws / "projects" / "p" / "tables" / "bad_type.yaml").write_text(BAD_TYPE, encoding="utf-8")
+    (ws / "projects" / "p" / "tasks" / "ddl.sql").write_text("INSERT INTO kafka_sink SELECT id, amount FROM bad_type;\n",
+                                                             encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "validate", "ws"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    column = SHIFTED.index("amountt") + 1
+    assert f"ws/projects/p/tasks/shifted.sql:1:{column}: FX300 Column 'amountt' not found in table 'o'" in lines
+    [ddl] = [line for line in lines if "bad_type.yaml" in line]
+    # the `note` column's entry (line 5), and no compiled-file line numbers in the text
+    assert ddl.startswith("ws/projects/p/tables/bad_type.yaml:5:"), ddl
+    assert "line 7" not in ddl and "bad_type.yaml line 5" in ddl, ddl
