@@ -49,6 +49,7 @@ class PlannerPass:
 
     session: Session
     warm: bool = True
+    fetch: bool = False  # lint never downloads a target's jars; upgrade-check, asked about a version, may
     note: str = ""  # what could not run and why (said once, on stderr, by the command)
     planned: int = 0  # tasks sent to the planner
     cached: int = 0  # verdicts read from the cache
@@ -92,7 +93,7 @@ class PlannerPass:
 
     def _usable(self) -> bool:
         if self._problem is None:
-            problem = planner_problem(self.session.workspace.config.flink_version, fetch=False)
+            problem = planner_problem(self.session.workspace.config.flink_version, fetch=self.fetch)
             self._problem = problem or ""
             if problem:
                 self.note = f"the planner check ({CODE}) did not run: {problem}"
@@ -128,7 +129,7 @@ class PlannerPass:
     def _open(self) -> Planner | None:
         if self._planner is None and not self._problem:
             try:
-                self._planner = open_planner(self.session.workspace.config.flink_version, fetch=False, warm=self.warm)
+                self._planner = open_planner(self.session.workspace.config.flink_version, fetch=self.fetch, warm=self.warm)
             except PlannerUnavailable as exc:
                 self._problem = str(exc)
                 self.note = f"the planner check ({CODE}) did not run: {exc}"

@@ -23,7 +23,7 @@ from flinkx_build.pipeline import Session
 VERSION_CODES = ("FX01", "FX122", "FX123", "FX124", "FX125", "FX126", "FX127", "FX497", "FX498")
 KIND = {"FX01": "reserved word", "FX122": "removed option", "FX123": "deprecated option", "FX124": "type",
         "FX125": "function", "FX126": "function arguments", "FX127": "syntax", "FX497": "ON CONFLICT",
-        "FX498": "option value", "FX499": "state", "FX300": "planner"}
+        "FX498": "option value", "FX499": "state", "FX301": "planner"}
 
 
 @dataclass
@@ -43,6 +43,7 @@ class UpgradeReport:
     target: str
     tasks: list[TaskUpgrade]
     other: list[Diagnostic]  # findings in meta-table YAML and flinkx.yaml
+    planner_note: str = ""  # why the target's planner gave no verdict, when it did not
 
     @property
     def findings(self) -> list[Diagnostic]:
@@ -62,7 +63,8 @@ def _key(d: Diagnostic) -> tuple[str, int, int, str]:
     return (d.path, d.line, d.col, d.code)
 
 
-def upgrade_report(root: Path, to_version: str) -> UpgradeReport:
+def upgrade_report(root: Path, to_version: str, use_planner: bool = True) -> UpgradeReport:
+    """`use_planner`: ask the target's planner too (FX301), fetching its jars on first use."""
     target = facts_for(to_version)  # raises UnknownFlinkVersion: the command reports it
     before_session = session_as(root, None)
     source = facts_for(before_session.workspace.config.flink_version)
@@ -72,7 +74,9 @@ def upgrade_report(root: Path, to_version: str) -> UpgradeReport:
     seen = {_key(d) for d in before}
     added = [d for d in after if d.code in VERSION_CODES and _key(d) not in seen]
     added += state_findings(after_session, source, target)
-    added += planner_verdicts(after_session, target)
+    broken_before = {d.path for d in before if d.is_error}
+    verdicts, planner_note = planner_verdicts(after_session, after, broken_before) if use_planner else ([], "")
+    added += verdicts
     tasks = []
     by_path = {}
     for project in after_session.workspace.projects.values():
@@ -85,15 +89,31 @@ def upgrade_report(root: Path, to_version: str) -> UpgradeReport:
         (by_path[d.path].findings if d.path in by_path else other).append(d)
     for entry in tasks:
         entry.findings.sort()
-    return UpgradeReport(source.version, target.version, sorted(tasks, key=lambda t: t.task), sorted(other))
+    return UpgradeReport(source.version, target.version, sorted(tasks, key=lambda t: t.task), sorted(other), planner_note)
 
 
-def planner_verdicts(session: Session, target: FlinkFacts) -> list[Diagnostic]:
-    """The target planner's verdict on each compiled task (FX300 for what it rejects).
+def planner_verdicts(session: Session, found: list[Diagnostic], broken_before: set[str]) -> tuple[list[Diagnostic], str]:
+    """The target planner's verdict on each task the offline checks let compile (FX301, as lint
+    reports it, at the Dataphin token), and why there is none when the planner cannot run here.
+    A task already broken at its own version (`broken_before`, its files) is not the move's.
 
-    Where the per-version planner plugs in: it is not here yet, so this says nothing, and the
-    report is the offline checks' alone."""
-    return []
+    The user asked about this version, so its jars are fetched like `flinkx validate` does; the
+    planner's place a fast check already names is not repeated."""
+    from flinkx_build.lint.planner_pass import PlannerPass  # a JVM client: only when a report is made
+
+    planner = PlannerPass(session, fetch=True)
+    by_path: dict[str, list[Diagnostic]] = {}
+    for d in found:
+        by_path.setdefault(d.path, []).append(d)
+    out: list[Diagnostic] = []
+    try:
+        for project in session.workspace.projects.values():
+            for task in project.tasks.values():
+                if task.display_path not in broken_before:
+                    out.extend(planner.findings(task, by_path.get(task.display_path, [])))
+    finally:
+        planner.close()
+    return out, planner.note
 
 
 def state_findings(session: Session, source: FlinkFacts, target: FlinkFacts) -> list[Diagnostic]:

@@ -4,10 +4,14 @@ tests/fixtures/flink_targets (a 1.20 workspace), as real subprocesses of the CLI
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from flinkx_build.commands.lint import NO_PLANNER_ENV
+from tests.planner.conftest import jars_23  # noqa: F401 - the session fixture: Flink 2.3's jars
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "flink_targets"
 PLANNER = json.loads((FIXTURE / "expected.json").read_text())["planner"]
@@ -73,3 +77,36 @@ def test_fix_to_makes_the_safe_fixes_and_only_those(tmp_path):
     assert left == {"FX497", "FX499"}
     # and the fixed workspace still lints as it did on 1.20 (quoting is valid on both)
     assert "FX01" not in flinkx(root, "lint").stdout
+
+
+def test_with_the_target_planner_every_rejected_task_is_listed_and_no_accepted_one(tmp_path, jars_23):
+    # the real 2.3 planner is asked (FX301 where no fast check already names the place): the report
+    # breaks exactly the tasks 2.3's planner rejects that were not broken on 1.20, and none it accepts
+    root = workspace(tmp_path)
+    # a mistake no fast check sees (a function's argument type): only the planner can list it
+    (root / "projects" / "dwd" / "tasks" / "planner_only.sql").write_text(
+        "INSERT INTO snk SELECT id, CAST(CHAR_LENGTH(v) AS BIGINT) FROM ods.src;\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != NO_PLANNER_ENV}
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "upgrade-check", "--to", "2.3", "--format", "json"],
+                          capture_output=True, text=True, cwd=root, timeout=900, env=env)
+    assert done.returncode == 1, done.stderr
+    assert "did not run" not in done.stderr, done.stderr  # the planner gave its verdict
+    report = json.loads(done.stdout)
+    broken = {t["task"].split("/")[1] for t in report["tasks"] if t["breaks"]}
+    rejected_by_23 = {task for task, verdict in PLANNER["2.3"].items() if verdict.startswith("rejects")}
+    broken_on_120 = {task for task, verdict in PLANNER["1.20"].items() if verdict.startswith("rejects")}
+    assert broken == (rejected_by_23 - broken_on_120) | {"planner_only"}
+    planner_only = next(t for t in report["tasks"] if t["task"].endswith("/planner_only"))
+    assert [(f["code"], f["line"], f["col"]) for f in planner_only["findings"]] == [("FX301", 1, 33)]  # at CHAR_LENGTH
+
+
+def test_without_the_planner_the_report_says_so_once(tmp_path):
+    root = workspace(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != NO_PLANNER_ENV}
+    env["PATH"] = ""  # no java: the planner cannot run, the offline report still does
+    env.pop("JAVA_HOME", None)
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "upgrade-check", "--to", "2.3"],
+                          capture_output=True, text=True, cwd=root, timeout=600, env=env)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    notes = [line for line in done.stderr.splitlines() if "FX301" in line]
+    assert len(notes) == 1 and "did not run" in notes[0], done.stderr
