@@ -7,16 +7,13 @@ so a concurrent run or a crash never leaves a half-written jar behind the final 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import subprocess
-import tempfile
-import zipfile
 from pathlib import Path
 
 from flinkx_build.cache_root import HOME_ENV
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
+from flinkx_build.java_jar import JavacFailed
+from flinkx_build.java_jar import build_jar
 from flinkx_build.targets import Target
 from flinkx_build.validate.jvm import JAVA_DIR as STANDIN_DIR
 
@@ -60,31 +57,8 @@ def driver_jar(target: Target, lib: Path, javac: str | None) -> Path:
         return jar
     if javac is None:
         raise DriverUnavailable(f"javac was not found, needed once to build the planner driver: {JAVA_MISSING}")
-    work = Path(tempfile.mkdtemp(prefix="build-", dir=root))
+    # --release 17: the driver serves a unix socket (Java 16+); Flink 2.x needs 17 anyway
     try:
-        classes = work / "classes"
-        classes.mkdir()
-        java_files = [str(p) for p in sources() if p.suffix == ".java"]
-        # --release 17: the driver serves a unix socket (Java 16+); Flink 2.x needs 17 anyway
-        cmd = [javac, "--release", "17", "-nowarn", "-encoding", "UTF-8", "-cp", str(lib / "*"),
-               "-d", str(classes), *java_files]
-        done = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if done.returncode != 0:
-            first = next((line for line in done.stderr.splitlines() if "error" in line), done.stderr.strip()[:300])
-            raise DriverUnavailable(f"FX303 javac failed on the planner driver for Flink {target.version}: {first}")
-        staged = work / "jar"
-        staged.mkdir()
-        with zipfile.ZipFile(staged / JAR_NAME, "w", zipfile.ZIP_DEFLATED) as zf:
-            for path in sorted(classes.rglob("*.class")):
-                zf.write(path, path.relative_to(classes).as_posix())
-            resources = JAVA_DIR / "resources"
-            for path in sorted(p for p in resources.rglob("*") if p.is_file()):
-                zf.write(path, path.relative_to(resources).as_posix())
-        try:
-            os.rename(staged, final_dir)
-        except OSError:
-            if not jar.is_file():
-                raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return jar
+        return build_jar(javac, "17", str(lib / "*"), list(sources()), JAVA_DIR / "resources", final_dir, JAR_NAME)
+    except JavacFailed as exc:
+        raise DriverUnavailable(f"FX303 javac failed on the planner driver for Flink {target.version}: {exc}") from None

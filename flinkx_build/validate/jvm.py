@@ -19,7 +19,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import zipfile
 from dataclasses import dataclass
 from dataclasses import field
 from importlib import metadata
@@ -29,6 +28,8 @@ from typing import Any
 from flinkx_build.cache_root import HOME_ENV
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
+from flinkx_build.java_jar import JavacFailed
+from flinkx_build.java_jar import build_jar
 
 JAVA_DIR = Path(__file__).with_name("java")
 JAR_NAME = "flinkx-standin.jar"
@@ -117,34 +118,12 @@ def standin_jar(toolchain: Toolchain) -> Path:
         raise RuntimeError(f"javac was not found, needed once to build the stand-in jar: "
                            f"{INSTALL_HINT}")
     root.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="build-", dir=root))
+    classpath = os.pathsep.join(str(toolchain.flink_home / d / "*") for d in ("lib", "opt"))
     try:
-        classes = work / "classes"
-        classes.mkdir()
-        sources = [str(p) for p in _java_sources() if p.suffix == ".java"]
-        classpath = os.pathsep.join(str(toolchain.flink_home / d / "*") for d in ("lib", "opt"))
         # --release 11: Flink 1.20 also runs on Java 11, and the classes then load on either.
-        cmd = [toolchain.javac, "--release", "11", "-nowarn", "-encoding", "UTF-8",
-               "-cp", classpath, "-d", str(classes), *sources]
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError("javac failed on the stand-in sources:\n" + done.stderr.strip())
-        staged = work / "jar"
-        staged.mkdir()
-        with zipfile.ZipFile(staged / JAR_NAME, "w", zipfile.ZIP_DEFLATED) as zf:
-            for path in sorted(classes.rglob("*.class")):
-                zf.write(path, path.relative_to(classes).as_posix())
-            resources = JAVA_DIR / "resources"
-            for path in sorted(p for p in resources.rglob("*") if p.is_file()):
-                zf.write(path, path.relative_to(resources).as_posix())
-        try:
-            os.rename(staged, final_dir)
-        except OSError:
-            if not jar.is_file():  # lost a race only if the winner left a jar
-                raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return jar
+        return build_jar(toolchain.javac, "11", classpath, list(_java_sources()), JAVA_DIR / "resources", final_dir, JAR_NAME)
+    except JavacFailed as exc:
+        raise RuntimeError(f"javac failed on the stand-in sources: {exc}") from None
 
 
 @dataclass
