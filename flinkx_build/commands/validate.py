@@ -77,7 +77,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
     try:
-        flink = engine.FlinkSession(flink_log_dir(ws.cache_root))
+        flink = engine.FlinkSession(flink_log_dir(ws.cache_folder))
     except engine.FlinkUnavailable as exc:  # this machine's setup (the JVM, the jar's folder): exit 2
         raise UsageError(f"flinkx validate could not start Flink: {exc}") from None
     with flink, task_progress() as progress:

@@ -95,7 +95,7 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     if not pairs:
         return verdicts
     ws = work.workspace
-    with DeployFlink(flink_log_dir(ws.cache_root), []) as flink:
+    with DeployFlink(flink_log_dir(ws.cache_folder), []) as flink:
         for node, (old, new) in pairs.items():
             try:
                 verdicts[node] = classify(flink.compile_plan(list(old.statements), new.udfs),

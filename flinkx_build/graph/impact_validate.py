@@ -19,7 +19,7 @@ def flink_verdicts(session: Session, impacts: list[Impact]) -> dict[str, list[st
     from flinkx_build.validate.engine import FlinkSession
 
     out: dict[str, list[str]] = {}
-    with FlinkSession(flink_log_dir(session.workspace.cache_root)) as flink:
+    with FlinkSession(flink_log_dir(session.workspace.cache_folder)) as flink:
         for imp in impacts:
             task = task_for(session, imp)
             if task is None:

@@ -18,7 +18,7 @@ from typing import Any
 from typing import Iterator
 from typing import NamedTuple
 
-from flinkx_build.cache_root import workspace_cache_root
+from flinkx_build.cache_version import versioned_cache_root
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import did_you_mean
@@ -33,6 +33,7 @@ from flinkx_build.load.memo import keyed_files
 from flinkx_build.load.memo import memo_function
 from flinkx_build.load.memo import memo_table
 from flinkx_build.load.memo import read_raw
+from flinkx_build.load.names import entry_outside_diagnostic
 from flinkx_build.load.names import has_control
 from flinkx_build.load.names import loop_diagnostic
 from flinkx_build.load.names import name_diagnostic
@@ -86,7 +87,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
         raise UsageError(f"{display_path(root)}: not a flinkx workspace (no {CONFIG_FILE})")
     diags: list[Diagnostic] = []
     config = _load_config(config_path, root, diags)
-    cache_root = workspace_cache_root(root, config.cache_dir) if use_cache else None
+    cache_root = versioned_cache_root(root, config.cache_dir) if use_cache else None
     cache = YamlCache.under(cache_root)
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
@@ -151,7 +152,7 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
     entries = sorted(projects_dir.iterdir())
     diags.extend(_loops([p for p in entries if p.is_symlink()]))
     for folder in (p for p in entries if p.is_dir()):
-        problem = outside_diagnostic(folder, root, display_path(folder))
+        problem = entry_outside_diagnostic(folder, root, lambda: display_path(folder))
         if problem is None and has_control(folder.name):
             problem = Diagnostic(display_path(folder), 1, 1, "FX186", f"project folder {folder.name!r} holds a control character", "rename it")
         if problem:
@@ -169,7 +170,7 @@ def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], ca
         bad = name_diagnostic(proj_dir.name, "project folder", display_path(proj_dir), 1, 1)
         diags.extend([bad] if bad else [])
         return None if bad else project
-    outside = outside_diagnostic(path, root, shown)
+    outside = entry_outside_diagnostic(path, root, lambda: shown)  # `proj_dir` is checked (`_project_dirs`)
     if outside:
         diags.append(outside)
         return None
@@ -218,11 +219,12 @@ class Found(NamedTuple):
 
 
 def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> list[Found]:
-    """Regular files under `folder` matching `pattern`, none reached through a symlink leaving the workspace."""
+    """Regular files under `folder` (an entry of a checked project folder) matching `pattern`,
+    none reached through a symlink leaving the workspace."""
     if not folder.is_dir():
         diags.extend(_loops([folder]))  # tasks/ or tables/ linked to itself: said, not skipped
         return []
-    outside = outside_diagnostic(folder, root, display_path(folder))
+    outside = entry_outside_diagnostic(folder, root, lambda: display_path(folder))
     if outside:
         diags.append(outside)
         return []
