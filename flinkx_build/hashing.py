@@ -23,7 +23,9 @@ def installed_version(name: str) -> str:
     beside the package: importing importlib.metadata took 35 ms, a tenth of a warm build."""
     spec = importlib.util.find_spec(name)
     if spec is not None and spec.origin:
-        found = list(Path(spec.origin).parent.parent.glob(f"{name}-*.dist-info"))
+        site = Path(spec.origin).parents[name.count(".") + 1]  # `ruamel.yaml`: site/ruamel/yaml/__init__.py
+        normalized = name.replace("-", "_").replace(".", "_")  # the folder's name as PEP 427 writes it
+        found = list(site.glob(f"{name}-*.dist-info")) or list(site.glob(f"{normalized}-*.dist-info"))
         if len(found) == 1:
             return found[0].name[len(name) + 1 : -len(".dist-info")]
     from importlib import metadata  # an editable or unusual install: ask the slow way

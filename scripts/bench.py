@@ -279,8 +279,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="runs of each cold job (minutes each at 1,000 tasks)")
     parser.add_argument("--quick-runs", type=int, default=5, help="runs of each job with a target in seconds")
     parser.add_argument("--keep", type=Path, help="generate the workspaces below here and keep them (must not exist)")
-    parser.add_argument("--write-doc", action="store_true",
-                        help=f"also write the tables into {bench_doc.DOC.relative_to(bench_doc.REPO)} (its marked block)")
+    parser.add_argument("--write-doc", nargs="?", type=Path, const=bench_doc.DOC, metavar="PAGE",
+                        help=f"also write the tables into PAGE's marked blocks (default "
+                             f"{bench_doc.DOC.relative_to(bench_doc.REPO)})")
     opts = parser.parse_args()
     cores = os.cpu_count() or 1
     compile_package()
@@ -319,7 +320,8 @@ def main() -> None:
     print(facts)
     if opts.write_doc:
         load, commit = bench_doc.load_text(load_before, load_after), bench_doc.commit()
-        bench_doc.write(tables, facts, [bench_doc.history_row(commit, title, rows, load) for title, rows in history])
+        bench_doc.write(tables, facts, [bench_doc.history_row(commit, title, rows, load) for title, rows in history],
+                        opts.write_doc)
 
 
 def count_projects(ws: Path) -> int:

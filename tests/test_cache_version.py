@@ -131,3 +131,16 @@ def test_prune_removes_an_old_version_folder_once_its_entries_age_out(tmp_path):
     assert prune(cache, now - 14 * 86400, now - 86400, current.name) == 4
     assert not old.exists()
     assert current.is_dir()  # emptied, but this flinkx's own folder stays
+
+
+def test_the_versions_in_the_key_are_read_without_importlib_metadata():
+    # ruamel.yaml's folder is `ruamel/yaml` and its dist-info `ruamel_yaml-*`: it used to fall back to
+    # importing importlib.metadata, a fifth of a replayed build.
+    code = ("import sys; from flinkx_build.hashing import installed_version; "
+            "print(installed_version('ruamel.yaml'), installed_version('sqlfluff'), 'importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    ruamel, sqlfluff, imported = done.stdout.split()
+    from importlib import metadata
+
+    assert (ruamel, sqlfluff) == (metadata.version("ruamel.yaml"), metadata.version("sqlfluff"))
+    assert imported == "False"

@@ -39,6 +39,9 @@ from flinkx_build.load.names import loop_diagnostic
 from flinkx_build.load.names import name_diagnostic
 from flinkx_build.load.names import outside_diagnostic
 from flinkx_build.load.parallel import tables_on_every_core
+from flinkx_build.load.project_memo import header_key
+from flinkx_build.load.project_memo import recall_header
+from flinkx_build.load.project_memo import remember_header
 from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
@@ -91,18 +94,19 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     cache = YamlCache.under(cache_root)
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
-    for proj_dir in _project_dirs(projects_dir, root, diags):
-        project = _load_project_header(proj_dir, root, diags, cache)
-        if project is None:
-            continue
-        if project.name in projects:
-            diags.append(Diagnostic(display_path(proj_dir), 1, 1, "FX105", f"project '{project.name}' is defined twice"))
-            continue
-        projects[project.name] = project
+    memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
+    with _collector_paused():
+        for proj_dir in _project_dirs(projects_dir, root, diags):
+            project = _project_header(memo, proj_dir, root, diags, cache)
+            if project is None:
+                continue
+            if project.name in projects:
+                diags.append(Diagnostic(display_path(proj_dir), 1, 1, "FX105", f"project '{project.name}' is defined twice"))
+                continue
+            projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
     if on_projects is not None:
         on_projects(workspace)
-    memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
         for project in projects.values():
             _load_project_contents(workspace, project, diags, cache, memo)
@@ -160,6 +164,27 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
             continue
         folders.append(folder)
     return folders
+
+
+def _project_header(memo: LoadMemo, proj_dir: Path, root: Path, diags: list[Diagnostic], cache: YamlCache) -> Project | None:
+    """`_load_project_header`, or its stored result when `project.yaml` and the folder's name are unchanged."""
+    path = proj_dir / "project.yaml"
+    # a link is loaded (and refused) as ever; a plain entry of a checked project folder is inside
+    raw = read_raw(path) if memo.enabled and not os.path.islink(path) and path.is_file() else None
+    if raw is None:
+        return _load_project_header(proj_dir, root, diags, cache)
+    key, shown = header_key(raw, proj_dir.name), display_path(path)
+    found, header, findings = recall_header(memo, key, shown)
+    if not found:
+        findings = []
+        project = _load_project_header(proj_dir, root, findings, cache)
+        header = None if project is None else (project.name, project.description, project.variables)
+        remember_header(memo, key, shown, header, findings)
+    diags.extend(findings)
+    if header is None:
+        return None
+    name, description, variables = header
+    return Project(name=name, directory=proj_dir, description=description, variables=variables)
 
 
 def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], cache: YamlCache) -> Project | None:
