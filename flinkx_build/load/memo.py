@@ -14,7 +14,7 @@ depends on the current folder, so positions are stored as line/col and the
 current path is put back (`memo_codec`); a result naming another path is
 not stored.
 
-The whole memo is ONE file, `<cache_dir>/load/memo.json`, read once per
+The whole memo is ONE file, `<cache_dir>/<code version>/load/memo.json`, read once per
 load and rewritten only when something was added (a warm load is one read
 plus hashing the files). Entries not used by a load are kept for a few
 writes, at most three times the files the writing load used, so `flinkx
