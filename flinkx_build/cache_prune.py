@@ -2,18 +2,22 @@
 
 Every edit leaves entries keyed on the old content behind (a summary, a
 parse, lint results per task), and a busy day of edits at 1,000 tasks left
-20,000 of them. An entry's mtime says when it was last used: a read of an
+20,000 of them; every new flinkx leaves a whole folder of the old code
+version's (`cache_version.py`: `<cache folder>/<version>/<kind>/<ab>/<key>.json`).
+An entry's mtime says when it was last used: a read of an
 entry older than REFRESH_SECONDS sets it to now (`cache_entries.read_entry`,
 one `utime` per entry per day, nothing on the runs in between), so the age of
 an entry is the time since any run last needed it. At most once a day
 (`.pruned`'s mtime) a build or lint walks the entry folders and removes what
-is older than MAX_AGE_DAYS, and temporary files a killed write left.
+is older than MAX_AGE_DAYS, and temporary files a killed write left; a
+version folder of another flinkx that holds nothing more is removed too.
 
 Only what a cache wrote is removed: regular files named like an entry
 (`<key>.json`, or `mkstemp`'s `*.tmp`) in two-character folders named after
-their keys, one level below the cache folder, never through a symlink. The
-load memo (one file, aged by its own generations), Flink's logs and anything
-else in the folder are left alone.
+their keys, the load memo (`load/memo.json`, read on every load and so
+marked used like an entry), never through a symlink. Folders of the layout
+before versions (`<cache folder>/<kind>/<ab>/`) age out the same way. Flink's
+logs and anything else in the folder are left alone.
 """
 from __future__ import annotations
 
@@ -29,10 +33,11 @@ PRUNE_EVERY_SECONDS = 24 * 3600
 STAMP = ".pruned"
 _ENTRY = re.compile(r"[0-9A-Za-z]{3,}\.json")
 _TEMPORARY = re.compile(r"tmp[0-9A-Za-z_]+\.tmp")
+_VERSION_FOLDER = re.compile(r"[0-9a-f]{16}")  # `cache_version.version_folder_name`
 
 
-def prune_if_due(cache_root: Path | None, now: float | None = None) -> int:
-    """Remove stale entries when the last prune is a day old; the number removed.
+def prune_if_due(cache_root: Path | None, now: float | None = None, current: str = "") -> int:
+    """Remove stale entries when the last prune is a day old; the number removed (`current`: see `prune`).
 
     Never raises: a cache that cannot be pruned is only bigger."""
     if cache_root is None:
@@ -50,20 +55,54 @@ def prune_if_due(cache_root: Path | None, now: float | None = None) -> int:
         return 0
     try:
         _touch(stamp, now)  # first: two runs at once do not both walk the folder
-        return prune(cache_root, now - MAX_AGE_DAYS * 86400, now - REFRESH_SECONDS)
+        return prune(cache_root, now - MAX_AGE_DAYS * 86400, now - REFRESH_SECONDS, current)
     except OSError:
         return 0
 
 
-def prune(cache_root: Path, entries_before: float, temporaries_before: float) -> int:
-    """Remove entries last used before `entries_before` and temporaries made before `temporaries_before`."""
+def prune(cache_root: Path, entries_before: float, temporaries_before: float, current: str = "") -> int:
+    """Remove entries last used before `entries_before` and temporaries made before `temporaries_before`;
+    `current`: this code version's folder name, never removed even when empty."""
     removed = 0
-    for kind in _real_folders(str(cache_root)):
-        for shard in _real_folders(kind):
-            if len(os.path.basename(shard)) != 2:
-                continue
+    for top in _real_folders(str(cache_root)):
+        if not _VERSION_FOLDER.fullmatch(os.path.basename(top)):
+            removed += _prune_kind(top, entries_before, temporaries_before)  # the layout before versions
+            continue
+        for kind in _real_folders(top):
+            removed += _prune_kind(kind, entries_before, temporaries_before)
+        removed += _prune_file(os.path.join(top, "load", "memo.json"), entries_before)
+        if os.path.basename(top) != current:
+            _remove_if_empty(top)
+    return removed
+
+
+def _prune_kind(kind: str, entries_before: float, temporaries_before: float) -> int:
+    removed = 0
+    for shard in _real_folders(kind):
+        if len(os.path.basename(shard)) == 2:
             removed += _prune_shard(shard, entries_before, temporaries_before)
     return removed
+
+
+def _prune_file(path: str, before: float) -> int:
+    try:
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_mtime < before:
+            os.unlink(path)
+            return 1
+    except OSError:
+        pass
+    return 0
+
+
+def _remove_if_empty(folder: str) -> None:
+    """Remove `folder` when it holds only (real) folders that hold nothing, bottom up."""
+    for sub in _real_folders(folder):
+        _remove_if_empty(sub)
+    try:
+        os.rmdir(folder)  # refuses a folder that still holds anything
+    except OSError:
+        pass
 
 
 def _prune_shard(shard: str, entries_before: float, temporaries_before: float) -> int:

@@ -80,8 +80,13 @@ _ASSIGNMENT = re.compile(
 )
 
 
+_SEPARATORS_TO_SPACE = str.maketrans({ch: " " for ch in _SEPARATORS})
+
+
 def key_parts(key: str) -> list[str]:
     """`key` cut at separators and lower-to-upper case steps, lower-cased: `sasl.authParams` -> sasl, auth, params."""
+    if key.islower() or not any(ch.isupper() for ch in key):  # no case step: cut at separators only, in C
+        return [part for part in key.translate(_SEPARATORS_TO_SPACE).lower().split(" ") if part]
     parts: list[str] = []
     current: list[str] = []
     previous = ""

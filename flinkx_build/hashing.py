@@ -1,14 +1,11 @@
-"""Content hashes: file hashes for the manifest, canonical hashes for semantics."""
+"""Content hashes: file hashes for the manifest, canonical hashes for semantics (the code version: `cache_version.py`)."""
 from __future__ import annotations
 
 import hashlib
 import importlib.util
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-from flinkx_build import __version__
 
 
 def sha256(text: str | bytes) -> str:
@@ -26,29 +23,11 @@ def installed_version(name: str) -> str:
     beside the package: importing importlib.metadata took 35 ms, a tenth of a warm build."""
     spec = importlib.util.find_spec(name)
     if spec is not None and spec.origin:
-        found = list(Path(spec.origin).parent.parent.glob(f"{name}-*.dist-info"))
+        site = Path(spec.origin).parents[name.count(".") + 1]  # `ruamel.yaml`: site/ruamel/yaml/__init__.py
+        normalized = name.replace("-", "_").replace(".", "_")  # the folder's name as PEP 427 writes it
+        found = list(site.glob(f"{name}-*.dist-info")) or list(site.glob(f"{normalized}-*.dist-info"))
         if len(found) == 1:
             return found[0].name[len(name) + 1 : -len(".dist-info")]
     from importlib import metadata  # an editable or unusual install: ask the slow way
 
     return metadata.version(name)
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """A hash of flinkx's own code and data (this package and its sqlfluff rules), and sqlfluff's version.
-
-    Caches of results (task summaries, lint results, whole runs) key on it,
-    so a changed check never serves what the old one found, and nobody has
-    to remember to bump a version number.
-    """
-    digest = hashlib.sha256(f"{__version__}\0{installed_version('sqlfluff')}\0".encode())
-    rules = importlib.util.find_spec("flinkx_rules")  # found, not imported: it imports sqlfluff
-    packages = [Path(__file__).resolve().parent]
-    if rules is not None and rules.origin:
-        packages.append(Path(rules.origin).resolve().parent)
-    for package in packages:
-        for path in sorted(package.rglob("*")):
-            if path.suffix in (".py", ".json", ".txt") and "__pycache__" not in path.parts:
-                digest.update(f"{package.name}/{path.relative_to(package).as_posix()}\0".encode() + path.read_bytes())
-    return digest.hexdigest()

@@ -191,7 +191,15 @@ class Workspace:
 
     @property
     def cache_root(self) -> Path | None:
-        """The cache folder, or None when, links followed, it is not a folder of flinkx's own (nothing is cached)."""
+        """This code version's folder of the cache folder (`cache_version.py`), or None when, links
+        followed, the cache folder is not a folder of flinkx's own (nothing is cached)."""
+        from flinkx_build.cache_version import versioned_cache_root
+
+        return versioned_cache_root(self.root, self.config.cache_dir)
+
+    @property
+    def cache_folder(self) -> Path | None:
+        """The cache folder itself (every code version's), or None as `cache_root`."""
         from flinkx_build.cache_root import workspace_cache_root
 
         return workspace_cache_root(self.root, self.config.cache_dir)

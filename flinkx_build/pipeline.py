@@ -28,7 +28,6 @@ from flinkx_build.forked import forked_pool
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.variables import find_variables
-from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text as _parse_text
 from flinkx_build.load.workspace import load_workspace
@@ -118,7 +117,7 @@ class Session:
         missing = []
         for task in tasks:
             context = self.context_for(task)
-            key = ParseCache.key(task.text, context, FRONTEND_VERSION)
+            key = ParseCache.key(task.text, context)
             if task.key not in self._parsed and not self.cache.has(key):
                 missing.append((task, context, key))
         submit = None
@@ -175,7 +174,7 @@ class Session:
             self._parsed[task.key] = statements
         if task.key not in self._parsed:
             context = self.context_for(task)
-            key = ParseCache.key(task.text, context, FRONTEND_VERSION)
+            key = ParseCache.key(task.text, context)
             statements = self.cache.get(key)
             if statements is None:
                 statements = _parse_text((task.text, context))
@@ -193,7 +192,7 @@ class Session:
         self._lite.pop(task.key, None)
         if store:
             context = self.context_for(task)
-            self.cache.put(ParseCache.key(task.text, context, FRONTEND_VERSION), statements)
+            self.cache.put(ParseCache.key(task.text, context), statements)
 
     def resolved(self, task: Task) -> ResolvedTask:
         """The task with every reference bound, its semantic checks' findings included."""

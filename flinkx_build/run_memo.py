@@ -7,7 +7,8 @@ stores what it printed and wrote under a key over EVERYTHING it can depend
 on: the bytes of flinkx.yaml and of every file below projects/ (the only
 inputs the loader reads; symlinks by their target and content), the
 command's options, the current folder (messages show paths relative to
-it), and flinkx's own code (`hashing.code_version`), sqlfluff's and Python's versions. Any change at all is a
+it); flinkx's own code, sqlfluff's and Python's versions are the cache folder's
+code version (`cache_version.py`). Any change at all is a
 miss, and the run does its full work (whose per-file caches still apply);
 there is no partial reuse here, so nothing here can go stale.
 
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import platform
 import stat
 from dataclasses import asdict
 from pathlib import Path
@@ -32,7 +32,7 @@ from flinkx_build.cache_entries import write_entry
 from flinkx_build.cache_prune import prune_if_due
 from flinkx_build.cache_root import workspace_cache_root
 from flinkx_build.errors import Diagnostic
-from flinkx_build.hashing import code_version
+from flinkx_build.cache_version import version_folder_name
 from flinkx_build.limits import MAX_FILE_BYTES
 from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.workspace import CONFIG_FILE
@@ -83,7 +83,7 @@ def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str) -> None:
 def fingerprint(root: Path, options: dict[str, Any]) -> str:
     """A key over the workspace's inputs and the run's options (see the module docstring)."""
     digest = hashlib.sha256()
-    env = [code_version(), platform.python_version(), os.getcwd(), FORMAT, VERSION]  # code_version: sqlfluff's too
+    env = [os.getcwd(), FORMAT, VERSION]  # flinkx's code and versions: the folder (`_runs`)
     digest.update(repr((env, sorted(options.items()))).encode())
     config = root / CONFIG_FILE
     digest.update(f"config {config.is_symlink()}\0".encode())
@@ -104,7 +104,8 @@ def workspace_config(workspace: Path) -> tuple[Path, WorkspaceConfig] | None:
 
 
 def _runs(cache: Path | None, key: str) -> Path | None:
-    return None if cache is None else entry_path(cache / "runs", cache, key)
+    """The run's entry in this code version's folder of the cache folder `cache`."""
+    return None if cache is None else entry_path(cache / version_folder_name() / "runs", cache, key)
 
 
 def load(root: Path, cache_dir: str | None, key: str) -> dict[str, Any] | None:
@@ -117,7 +118,7 @@ def store(root: Path, cache_dir: str | None, key: str, data: dict[str, Any]) -> 
     where the cache folder sheds what no run has used for weeks (once a day, `cache_prune.py`)."""
     cache = workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR)
     write_entry(_runs(cache, key), FORMAT, VERSION, key, data)
-    prune_if_due(cache)
+    prune_if_due(cache, current=version_folder_name())
 
 
 def diagnostics_to_json(diags: list[Diagnostic]) -> list[dict[str, Any]]:

@@ -1,10 +1,13 @@
-"""Benchmark flinkx at workspace scale, as a user runs it (whole processes), and print one table.
+"""Benchmark flinkx at workspace scale, as a user runs it (whole processes), and print its tables.
 
-    python3 scripts/bench.py [--tasks 1000] [--runs 1] [--quick-runs 5] [--keep DIR]
+    python3 scripts/bench.py [--shape both|big|small] [--tasks 1000] [--projects 400]
+                             [--scale 100,400,1600] [--runs 1] [--quick-runs 5] [--keep DIR] [--write-doc]
 
-Generates a workspace of --tasks tasks (scripts/benchgen.py: the example
-workspace's four projects copied with per-copy table names) in a temporary git
-repository and times every job of issue 13 beside its sqlfluff anchor:
+Generates workspaces of two shapes (scripts/benchgen.py): few big projects
+(--tasks tasks in the example's four projects) and many small ones (--projects
+projects of about three tasks, the shape of real tenants), each in a temporary
+git repository, and times every job of issues 13 and 32 beside its sqlfluff
+anchor measured in the same run, one table per shape:
 
 * cold `flinkx build` (no cache, no build folder) against `sqlfluff parse
   --dialect flink` of the compiled files, one process per core at once;
@@ -12,7 +15,13 @@ repository and times every job of issue 13 beside its sqlfluff anchor:
 * `flinkx lint FILE` against `sqlfluff lint --dialect flink FILE`;
 * `flinkx lint .`, cache warm and cache cold, against `sqlfluff lint
   --dialect flink --processes <cores>` of the task files;
-* `flinkx impact --base HEAD` with one meta table changed in the working tree.
+* `flinkx impact --base HEAD` with one meta table changed in the working
+  tree: the first run of a change, and again with the same change.
+
+Then a scaling table: the per-change jobs on built many-small-projects
+workspaces of each --scale size (the --projects run is reused). With
+--write-doc the tables replace the marked block of docs/performance.md and
+each shape adds a row to its history table (`scripts/bench_doc.py`).
 
 Wall time is the median of --runs runs (one by default) for the cold jobs,
 and of --quick-runs runs (five by default) for the jobs with a target in
@@ -41,7 +50,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_doc  # noqa: E402
 from benchgen import generate  # noqa: E402
+from benchgen import generate_small  # noqa: E402
 
 FLINKX = [sys.executable, "-m", "flinkx_build"]
 SQLFLUFF = [sys.executable, "-m", "sqlfluff"]
@@ -154,54 +165,74 @@ def git(ws: Path, *args: str) -> None:
     subprocess.run(["git", *GIT_ID, *args], cwd=ws, check=True, capture_output=True)
 
 
+class Workspace:
+    """A generated workspace and the files the per-change jobs edit."""
+
+    def __init__(self, ws: Path) -> None:
+        self.ws = ws
+        self.tasks = sorted((ws / "projects").glob("*/tasks/**/*.sql"))
+        self.one_task = self.tasks[len(self.tasks) // 2]
+        self.original = self.one_task.read_text(encoding="utf-8")
+        self.edits = iter(range(1, 1_000_000))
+
+    def cold(self) -> None:
+        shutil.rmtree(self.ws / ".flinkx-cache", ignore_errors=True)
+        shutil.rmtree(self.ws / "build", ignore_errors=True)
+
+    def change_one_task(self) -> None:
+        self.one_task.write_text(self.original + f"-- bench edit {next(self.edits)}\n", encoding="utf-8")
+
+    def restore_task(self) -> None:
+        self.one_task.write_text(self.original, encoding="utf-8")
+
+
 def bench(ws: Path, runs: int, cores: int, quick: int) -> list[Row]:
-    cache, build = ws / ".flinkx-cache", ws / "build"
-
-    def cold() -> None:
-        shutil.rmtree(cache, ignore_errors=True)
-        shutil.rmtree(build, ignore_errors=True)
-
-    tasks = sorted((ws / "projects").glob("*/tasks/**/*.sql"))
-    one_task = tasks[len(tasks) // 2]
-    original = one_task.read_text(encoding="utf-8")
-    edits = iter(range(1, 1_000_000))
-
-    def change_one_task() -> None:
-        one_task.write_text(original + f"-- bench edit {next(edits)}\n", encoding="utf-8")
-
+    """Every job of one shape, beside its sqlfluff anchor measured in the same run."""
+    w = Workspace(ws)
     rows = ProgressRows()
-    cold_build = measure([[*FLINKX, "build", "."]], ws, runs, cold)
-    compiled = sorted(build.rglob("*.sql"))
+    cold_build = measure([[*FLINKX, "build", "."]], ws, runs, w.cold)
+    compiled = sorted((ws / "build").rglob("*.sql"))
     parse_anchor = measure([[*SQLFLUFF, "parse", "--dialect", "flink", str(part)] for part in split_into_folders(compiled, cores)],
                            ws, runs, ok=(0, 1))
     rows.append(Row(f"cold build ({len(compiled)} compiled files)", cold_build, parse_anchor, Target(max_ratio=0.6)))
-    rows.append(Row("warm build, nothing changed", measure([[*FLINKX, "build", "."]], ws, quick), None, Target(0.5)))
-    rows.append(Row("build after one task changed", measure([[*FLINKX, "build", "."]], ws, quick, change_one_task),
-                    None, Target(1.0)))
-    one_file = str(one_task.relative_to(ws))
-    # each run lints a file just changed (as after the build above): a second lint of the same bytes is a replay
-    rows.append(Row("lint one file", measure([[*FLINKX, "lint", one_file]], ws, quick, change_one_task),
-                    measure([[*SQLFLUFF, "lint", "--dialect", "flink", one_file]], ws, quick, ok=(0, 1)), Target(0.8)))
-    lint_anchor = measure([[*SQLFLUFF, "lint", "--dialect", "flink", "--processes", str(cores), *map(str, tasks)]],
+    rows.extend(per_change(w, quick, anchors=True))
+    lint_anchor = measure([[*SQLFLUFF, "lint", "--dialect", "flink", "--processes", str(cores), *map(str, w.tasks)]],
                           ws, runs, ok=(0, 1))
     measure([[*FLINKX, "lint", "."]], ws, 1)  # fill the cache for the warm run
     rows.append(Row("lint whole workspace, cache warm", measure([[*FLINKX, "lint", "."]], ws, quick), lint_anchor,
                     Target(2.0)))
-    rows.append(Row("lint whole workspace, cache cold", measure([[*FLINKX, "lint", "."]], ws, runs, cold), lint_anchor,
+    rows.append(Row("lint whole workspace, cache cold", measure([[*FLINKX, "lint", "."]], ws, runs, w.cold), lint_anchor,
                     Target(max_ratio=0.8)))
-    one_task.write_text(original, encoding="utf-8")
-    rows.append(Row("impact, one meta table changed", impact(ws, quick), None, Target(2.0)))
     return rows
 
 
-def impact(ws: Path, runs: int) -> Run:
-    """Commit the workspace, change one option of a table that several tasks read, time `flinkx impact`
-    (the option gets a new value before each run, so each is the first impact of that change)."""
-    (ws / ".gitignore").write_text("build/\n.flinkx-cache/\n", encoding="utf-8")  # as a real repository has
-    git(ws, "init", "-q")
-    git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "bench base")
-    table = ws / "projects" / "dim" / "tables" / "dim_user_c000.yaml"
+def per_change(w: Workspace, quick: int, anchors: bool) -> list[Row]:
+    """The jobs whose cost should follow the change, not the workspace: on a built workspace."""
+    ws, rows = w.ws, ProgressRows()
+    rows.append(Row("warm build, nothing changed", measure([[*FLINKX, "build", "."]], ws, quick), None, Target(0.5)))
+    rows.append(Row("build after one task changed", measure([[*FLINKX, "build", "."]], ws, quick, w.change_one_task),
+                    None, Target(1.0)))
+    one_file = str(w.one_task.relative_to(ws))
+    # each run lints a file just changed (as after the build above): a second lint of the same bytes is a replay
+    anchor = measure([[*SQLFLUFF, "lint", "--dialect", "flink", one_file]], ws, quick, ok=(0, 1)) if anchors else None
+    rows.append(Row("lint one file", measure([[*FLINKX, "lint", one_file]], ws, quick, w.change_one_task), anchor,
+                    Target(0.8)))
+    w.restore_task()
+    first, again = impact(ws, quick)
+    rows.append(Row("impact, one meta table changed, first run", first, None, Target()))
+    rows.append(Row("impact again, same change", again, None, Target(2.0)))
+    return rows
+
+
+def impact(ws: Path, runs: int) -> tuple[Run, Run]:
+    """Commit the workspace, change one option of a table that several tasks read, time `flinkx impact`:
+    the first run of each change (a new value before each run), and a run again with the change unchanged."""
+    if not (ws / ".git").exists():
+        (ws / ".gitignore").write_text("build/\n.flinkx-cache/\n", encoding="utf-8")  # as a real repository has
+        git(ws, "init", "-q")
+        git(ws, "add", "-A")
+        git(ws, "commit", "-q", "-m", "bench base")
+    table = next((ws / "projects").glob("*/tables/dim_user_c000.yaml"))
     original = table.read_text(encoding="utf-8")
     values = iter(range(5, 1_000_000))
 
@@ -211,12 +242,15 @@ def impact(ws: Path, runs: int) -> Run:
             sys.exit(f"bench: {table} has no lookup.max-retries to change")
         table.write_text(changed, encoding="utf-8")
 
-    return measure([[*FLINKX, "impact", "--base", "HEAD", "--fail-on", "never", "."]], ws, runs, change_the_table)
+    command = [[*FLINKX, "impact", "--base", "HEAD", "--fail-on", "never", "."]]
+    first = measure(command, ws, runs, change_the_table)
+    again = measure(command, ws, runs)
+    table.write_text(original, encoding="utf-8")
+    return first, again
 
 
-def render(rows: list[Row], tasks: int, cores: int) -> str:
-    lines = [f"flinkx benchmark: {tasks} tasks, {cores} cores, Python {sys.version.split()[0]}", "",
-             "| " + " | ".join(HEADER) + " |", "|---|" + "---:|" * 6 + "---|"]
+def render(rows: list[Row], title: str) -> str:
+    lines = [title, "", "| " + " | ".join(HEADER) + " |", "|---|" + "---:|" * 6 + "---|"]
     lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -237,16 +271,61 @@ def compile_package() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=int, default=1000)
+    parser.add_argument("--shape", choices=("both", "big", "small"), default="both")
+    parser.add_argument("--tasks", type=int, default=1000, help="tasks of the few-big-projects shape")
+    parser.add_argument("--projects", type=int, default=400, help="projects of the many-small-projects shape")
+    parser.add_argument("--scale", default="100,400,1600",
+                        help="project counts of the scaling table of the per-change jobs ('' for none)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each cold job (minutes each at 1,000 tasks)")
     parser.add_argument("--quick-runs", type=int, default=5, help="runs of each job with a target in seconds")
-    parser.add_argument("--keep", type=Path, help="generate the workspace here and keep it (must not exist)")
+    parser.add_argument("--keep", type=Path, help="generate the workspaces below here and keep them (must not exist)")
+    parser.add_argument("--write-doc", nargs="?", type=Path, const=bench_doc.DOC, metavar="PAGE",
+                        help=f"also write the tables into PAGE's marked blocks (default "
+                             f"{bench_doc.DOC.relative_to(bench_doc.REPO)})")
     opts = parser.parse_args()
     cores = os.cpu_count() or 1
     compile_package()
+    scale = [int(n) for n in opts.scale.split(",") if n.strip()]
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        ws = generate(opts.keep or Path(tmp) / "workspace", opts.tasks)
-        print(render(bench(ws, opts.runs, cores, opts.quick_runs), opts.tasks, cores))
+        folder = opts.keep or Path(tmp)
+        tables, history, small_rows = [], [], None
+        if opts.shape in ("both", "big"):
+            ws = generate(folder / "big", opts.tasks)
+            rows = bench(ws, opts.runs, cores, opts.quick_runs)
+            title = f"Few big projects: {opts.tasks} tasks in {count_projects(ws)} projects"
+            tables.append(render(rows, title))
+            history.append((title, rows))
+            print(tables[-1] + "\n", flush=True)
+        if opts.shape in ("both", "small"):
+            ws = generate_small(folder / f"small{opts.projects}", opts.projects)
+            small_rows = bench(ws, opts.runs, cores, opts.quick_runs)
+            title = f"Many small projects: {len(Workspace(ws).tasks)} tasks in {count_projects(ws)} projects"
+            tables.append(render(small_rows, title))
+            history.append((title, small_rows))
+            print(tables[-1] + "\n", flush=True)
+        if scale:
+            by_size = {}
+            for projects in scale:
+                if small_rows is not None and projects == opts.projects:
+                    by_size[projects] = small_rows
+                    continue
+                ws = generate_small(folder / f"small{projects}", projects)
+                measure([[*FLINKX, "build", "."]], ws, 1)  # the caches a per-change job starts from
+                by_size[projects] = per_change(Workspace(ws), opts.quick_runs, anchors=False)
+            tables.append(bench_doc.scaling_table(by_size))
+            print(tables[-1] + "\n", flush=True)
+    load_after = os.getloadavg()
+    facts = bench_doc.machine_facts(cores, load_before, load_after)
+    print(facts)
+    if opts.write_doc:
+        load, commit = bench_doc.load_text(load_before, load_after), bench_doc.commit()
+        bench_doc.write(tables, facts, [bench_doc.history_row(commit, title, rows, load) for title, rows in history],
+                        opts.write_doc)
+
+
+def count_projects(ws: Path) -> int:
+    return sum(1 for p in (ws / "projects").iterdir() if p.is_dir())
 
 
 if __name__ == "__main__":

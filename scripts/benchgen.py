@@ -1,6 +1,6 @@
-"""Generate a realistic large workspace for the benchmark (scripts/bench.py).
+"""Generate a realistic large workspace for the benchmark (scripts/bench.py), in one of two shapes.
 
-The example workspace's four projects (ods -> dim / dwd -> dws: SETs, hints,
+Few big projects (`--shape big`, the default of `generate`): the example workspace's four projects (ods -> dim / dwd -> dws: SETs, hints,
 cross-project references, lookup joins, windows, UDFs, a mirror table) are
 copied as many times as needed into the SAME four projects, every meta table
 and task of copy k renamed with the suffix `_c<k>`, and every reference to
@@ -9,7 +9,16 @@ copy k is the example's warehouse over its own tables, the projects hold tens
 to hundreds of tasks each, and the workspace builds and lints clean like the
 example does.
 
+Many small projects (`--shape small`, `generate_small`), the shape of real
+Dataphin tenants: copy k of the example becomes four projects of its own
+(`ods_c<k>`, `dim_c<k>`, `dwd_c<k>`, `dws_c<k>`, about three tasks each) with
+their own functions; references to another project (`ods.users`,
+`${dim_project}.dim_user`, `dim:mask_phone`) name copy k's project, so every
+project reads meta tables of other projects. Consumer groups and CDC
+server-id ranges stay distinct per copy, so the workspace lints clean.
+
     python3 scripts/benchgen.py OUT_DIR --tasks 1000
+    python3 scripts/benchgen.py OUT_DIR --shape small --projects 400
 """
 from __future__ import annotations
 
@@ -105,12 +114,60 @@ def generate(out: Path, tasks: int) -> Path:
     return out
 
 
+def _project_names() -> list[str]:
+    return sorted(p.name for p in (EXAMPLE / "projects").iterdir() if p.is_dir())
+
+
+def _rename_projects(text: str, projects: list[str], suffix: str) -> str:
+    """`ods.t`, `dim:f` and the `dim_project` variable's value name copy k's project."""
+    pattern = re.compile(r"(?<![\w.'/-])(" + "|".join(map(re.escape, projects)) + r")(?=[.:][`\w$])")
+    return pattern.sub(lambda m: m.group(1) + suffix, text)
+
+
+def _project_yaml(text: str, project: str, suffix: str) -> str:
+    """The project's own name, and `dim_project` (a workspace variable naming a project) as its own variable."""
+    text = re.sub(r"^name:\s*\w+\s*$", f"name: {project}{suffix}", text, count=1, flags=re.MULTILINE)
+    dim_project = f"  dim_project: dim{suffix}\n"
+    if re.search(r"^variables:\s*$", text, flags=re.MULTILINE):
+        return re.sub(r"^variables:\s*$\n", "variables:\n" + dim_project, text, count=1, flags=re.MULTILINE)
+    return text.rstrip("\n") + "\nvariables:\n" + dim_project
+
+
+def generate_small(out: Path, projects: int) -> Path:
+    """Write a workspace of `projects` projects (rounded up to whole copies of the example's four) into `out`."""
+    task_templates, table_templates = _templates("tasks"), _templates("tables")
+    names, example_projects = _table_names(table_templates), _project_names()
+    out.mkdir(parents=True)
+    shutil.copy2(EXAMPLE / "flinkx.yaml", out / "flinkx.yaml")
+    for copy in range(math.ceil(projects / len(example_projects))):
+        suffix = f"_c{copy:03d}"
+        for project in example_projects:
+            source, target = EXAMPLE / "projects" / project, out / "projects" / f"{project}{suffix}"
+            target.mkdir(parents=True)
+            (target / "project.yaml").write_text(
+                _project_yaml((source / "project.yaml").read_text(encoding="utf-8"), project, suffix), encoding="utf-8")
+            if (source / "functions").is_dir():
+                shutil.copytree(source / "functions", target / "functions")
+        for template in [*table_templates, *task_templates]:
+            project, *rest = template.relative.parts
+            target = out / "projects" / f"{project}{suffix}" / _suffixed(Path(*rest), suffix)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if template in table_templates:
+                text = _shift_server_ids(TABLE_NAME.sub(lambda m: f"name: {m.group(1)}{suffix}", template.text), copy)
+            else:
+                text = _task_text(template, names, copy, suffix)
+            target.write_text(_rename_projects(text, example_projects, suffix), encoding="utf-8")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--tasks", type=int, default=1000)
+    parser.add_argument("--shape", choices=("big", "small"), default="big")
+    parser.add_argument("--tasks", type=int, default=1000, help="tasks of the big shape")
+    parser.add_argument("--projects", type=int, default=400, help="projects of the small shape")
     opts = parser.parse_args()
-    print(generate(opts.out, opts.tasks))
+    print(generate_small(opts.out, opts.projects) if opts.shape == "small" else generate(opts.out, opts.tasks))
 
 
 if __name__ == "__main__":

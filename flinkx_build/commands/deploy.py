@@ -108,7 +108,7 @@ def _start_flink(session: Session, jars: list[Path]):
 
     ws = session.workspace
     try:
-        return DeployFlink(flink_log_dir(ws.cache_root), jars)
+        return DeployFlink(flink_log_dir(ws.cache_folder), jars)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx deploy needs the embedded Flink client: {exc}") from None
 

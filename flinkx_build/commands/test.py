@@ -68,7 +68,7 @@ def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Pa
         echo_summary("flinkx: no tests (add them under projects/<project>/tests/*.yaml)", ok=None)
         return
     try:
-        results = run_suite(suite, flink_log_dir(ws.cache_root), timeout, echo_progress)
+        results = run_suite(suite, flink_log_dir(ws.cache_folder), timeout, echo_progress)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx test could not run Flink: {exc}") from None
     elapsed = time.perf_counter() - started

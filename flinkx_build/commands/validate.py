@@ -51,14 +51,14 @@ def _check_extra() -> None:
         raise UsageError(f"flinkx validate needs Apache Flink: {reason}; {INSTALL_HINT}")
 
 
-def _open_flink(cache_root: Path | None, target: Target) -> Any:
+def _open_flink(cache_folder: Path | None, target: Target) -> Any:
     """The default target's embedded PyFlink, or the planner driver of another target (its jars
     fetched into the user cache on first use, with pip's progress on stderr)."""
     from flinkx_build.validate import engine
 
     if target.from_extra:
         try:
-            return engine.FlinkSession(flink_log_dir(cache_root))
+            return engine.FlinkSession(flink_log_dir(cache_folder))
         except engine.FlinkUnavailable as exc:  # this machine's setup (the JVM, the jar's folder): exit 2
             raise UsageError(f"flinkx validate could not start Flink: {exc}") from None
     try:
@@ -96,7 +96,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if any(d.is_error and d.code not in semantic for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
-    flink = _open_flink(ws.cache_root, target)
+    flink = _open_flink(ws.cache_folder, target)
     with flink, task_progress() as progress:
         progress.phase("validating", len(tasks))
         for task in tasks:

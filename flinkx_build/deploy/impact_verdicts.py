@@ -103,7 +103,7 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
                f"{ws.config.flink_version} (docs/targets.md)")
         verdicts.update({node: Verdict(UNKNOWN, reason=why) for node in pairs})
         return verdicts
-    with DeployFlink(flink_log_dir(ws.cache_root), []) as flink:
+    with DeployFlink(flink_log_dir(ws.cache_folder), []) as flink:
         for node, (old, new) in pairs.items():
             try:
                 verdicts[node] = classify(flink.compile_plan(list(old.statements), new.udfs),

@@ -3,7 +3,9 @@
 Parsing is the expensive step (sqlfluff's pure-Python parser, ~15 ms per
 statement), so the facts of each task are cached under a key made of the task
 text, the variables it renders with, and the front-end version. A changed
-file misses; everything else is read back as JSON.
+file misses; everything else is read back as JSON. The code version (the
+grammar, the extraction, sqlfluff's version) is the cache folder's
+(`cache_version.py`), not part of the key.
 
 Entries are checked before use (`flinkx_build.cache_entries`): the cache
 folder is inside the workspace, where a pull request can plant files.
@@ -17,10 +19,8 @@ from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.hashing import installed_version
 
 FORMAT = "flinkx-parse-cache"
-SQLFLUFF_VERSION = installed_version("sqlfluff")  # not `import sqlfluff`: a cached run never needs it
 VERSION = 2  # 1 was a bare list of statements
 
 
@@ -30,8 +30,8 @@ class ParseCache:
         self.directory = directory / "parse" if directory else None
 
     @staticmethod
-    def key(text: str, context: dict[str, str], version: str) -> str:
-        return canonical_hash([version, SQLFLUFF_VERSION, text, context])
+    def key(text: str, context: dict[str, str]) -> str:
+        return canonical_hash([FORMAT, VERSION, text, context])
 
     def has(self, key: str) -> bool:
         """An entry exists (not checked: `get` may still find it unusable, and then the task is parsed)."""

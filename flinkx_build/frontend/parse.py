@@ -36,7 +36,6 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import Span
 from flinkx_build.frontend.statements import SyntaxProblem
-from flinkx_build.frontend.version import FRONTEND_VERSION  # noqa: F401 - re-exported
 from flinkx_build.limits import position
 from flinkx_build.limits import sql_limit_problem
 

@@ -23,14 +23,13 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.build import GraphParts
 from flinkx_build.graph.build import cycle_diagnostics
 from flinkx_build.graph.build import find_cycles
-from flinkx_build.hashing import code_version
 
 FORMAT = "flinkx-acyclic-graph"
 VERSION = 1
 
 
 def topology_key(parts: GraphParts) -> str:
-    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{code_version()}\0{parts.attrs.get('mode')}\0".encode())
+    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{parts.attrs.get('mode')}\0".encode())
     edges = sorted({f"{u}\0{v}\0{data.get('relation') == 'lookup'}" for u, v, data in parts.edges})
     digest.update("\n".join(edges).encode())
     return digest.hexdigest()

@@ -28,7 +28,7 @@ def open_flink(session: Session) -> Any:
     if isinstance(target, str):
         raise PlannerUnavailable(target)
     if target.from_extra:
-        return FlinkSession(flink_log_dir(session.workspace.cache_root))
+        return FlinkSession(flink_log_dir(session.workspace.cache_folder))
     return open_planner(target.version, fetch=True)
 
 

@@ -4,8 +4,8 @@ When Java and the target's jars are here (lint never downloads: `flinkx validate
 every task whose own findings do not stop compiling is planned on the warm planner service
 (`planner/service.py`), and the planner's errors become FX301 at the Dataphin source token
 (`compile/flink_findings.py`). A finding another check already made at the same place is not repeated.
-Verdicts are cached by content: the compiled script, the target's Flink release and flinkx's code,
-through the signed cache entries, so an unchanged task is never planned twice. Without a planner lint
+Verdicts are cached by content: the compiled script and the target's Flink release, in this code
+version's cache folder, through the signed cache entries, so an unchanged task is never planned twice. Without a planner lint
 says once what it could not run (`PlannerPass.note`) and the rest of lint is unchanged.
 """
 from __future__ import annotations
@@ -24,7 +24,6 @@ from flinkx_build.compile.flink_findings import diagnostic_for
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.hashing import code_version
 from flinkx_build.model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
@@ -103,7 +102,8 @@ class PlannerPass:
         target = target_or_problem(self.session.workspace.config.flink_version)
         if isinstance(target, str):
             return None
-        key = canonical_hash([FORMAT, VERSION, code_version(), _driver_version(target.version), target.libraries_version, script.mode,
+        # the cache folder is already this code version's (cache_version.py): the key is the task and the target
+        key = canonical_hash([FORMAT, VERSION, _driver_version(target.version), target.libraries_version, script.mode,
                               [(s.text, s.kind) for s in script.statements], [(u.name, u.returns, u.kind) for u in script.udfs]])
         root = self.session.cache.root
         path = entry_path(root / "planner" if root else None, root, key)

@@ -3,8 +3,8 @@
 The rule pass (sqlfluff's FX01-FX03 over every statement, which is also the
 parse) is most of lint's time. Its result depends only on the task's text,
 the variables it renders with, the rules that run and their configuration,
-the path shown in messages, and flinkx's code (`hashing.code_version`): that is
-the key. What depends on meta tables, functions and the other tasks (the
+the path shown in messages: that is the key; flinkx's code is the cache
+folder's version (`cache_version.py`). What depends on meta tables, functions and the other tasks (the
 resolver's and the semantic checks' findings, the workspace checks) is NOT
 cached here and runs on every lint, so a meta-table change re-checks every
 task that reads it and nothing can go stale.
@@ -26,9 +26,7 @@ from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.hashing import code_version
 from flinkx_build.model import LintConfig
 
 FORMAT = "flinkx-lint-rules"
@@ -64,8 +62,7 @@ class RuleCache:
     def key(text: str, context: dict[str, str], shown_path: str, rules: tuple[str, ...], dataphin_version: str,
             lint_cfg: LintConfig) -> str:
         settings = [list(rules), dataphin_version, asdict(lint_cfg)]
-        return canonical_hash([FORMAT, VERSION, code_version(), FRONTEND_VERSION, text, context,
-                               shown_path, settings])
+        return canonical_hash([FORMAT, VERSION, text, context, shown_path, settings])
 
     def get(self, key: str) -> RulePass | None:
         data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)

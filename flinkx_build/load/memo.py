@@ -7,13 +7,14 @@ warm load at 1,000 tasks. So the memo keeps what `load_table` /
 made) under a key over everything the result depends on: the file's
 bytes, its stem (the name when `name:` is absent), the project's name, its
 rendered variables and the secrets list (table options are rendered with
-them), the flinkx, ruamel.yaml and memo versions, the model's fields and
-the loader's own source. The path shown in messages is NOT in the key: it
+them), the memo's format and the YAML reader in use. flinkx's code (the
+loader, the model) and ruamel.yaml's version are the cache folder's code
+version (`cache_version.py`), not part of the key. The path shown in messages is NOT in the key: it
 depends on the current folder, so positions are stored as line/col and the
 current path is put back (`memo_codec`); a result naming another path is
 not stored.
 
-The whole memo is ONE file, `<cache_dir>/load/memo.json`, read once per
+The whole memo is ONE file, `<cache_dir>/<code version>/load/memo.json`, read once per
 load and rewritten only when something was added (a warm load is one read
 plus hashing the files). Entries not used by a load are kept for a few
 writes, at most three times the files the writing load used, so `flinkx
@@ -32,9 +33,6 @@ from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
-import ruamel.yaml
-
-from flinkx_build import __version__
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
@@ -58,24 +56,12 @@ KEEP_WRITES = 4  # an entry unused for this many writes is dropped
 KEEP_FACTOR = 3  # and at most this many times the files a load used are kept
 KEEP_MIN = 256
 LAZY_WRITE_AFTER = 32  # cheap entries (`LoadMemo.put`) that make a write worth it on their own
-# what the loaded result is computed by: an edit to any of these (a new check, a new field) is a miss
-_SOURCES = ("load/memo.py", "load/memo_codec.py", "load/tables.py", "load/names.py", "load/connectors.py",
-            "load/yaml_io.py", "load/libyaml.py", "load/yaml_cache.py", "load/yaml_messages.py", "model.py", "errors.py",
-            "credentials.py", "limits.py", "hashing.py", "variables.py", "load/yaml_values.py", "type_text.py")
 
 
 @cache
 def salt() -> str:
-    """Versions, the model's fields and the loader's source, hashed: part of every key."""
-    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{__version__}\0{ruamel.yaml.__version__}\0{READER}\0".encode())
-    digest.update(memo_codec.model_fingerprint().encode())
-    package = Path(__file__).resolve().parent.parent
-    for name in _SOURCES:
-        try:
-            digest.update((package / name).read_bytes())
-        except OSError:
-            digest.update(f"no {name}".encode())
-    return digest.hexdigest()
+    """The memo's format and the YAML reader (libyaml or pure Python): part of every key."""
+    return hashlib.sha256(f"{FORMAT}\0{VERSION}\0{READER}\0".encode()).hexdigest()
 
 
 class LoadMemo:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,18 @@ def outside_diagnostic(path: Path, root: Path, shown: str, code: str = "FX187") 
         return Diagnostic(shown, 1, 1, code, "is a symbolic link that leads into .git; flinkx does not read it",
                           "link to a source file of the workspace instead")
     return None
+
+
+def entry_outside_diagnostic(path: Path, root: Path, shown: Callable[[], str], code: str = "FX187") -> Diagnostic | None:
+    """`outside_diagnostic` for an entry of a folder already found inside `root` and outside `.git`.
+
+    Only a symlink, or an entry named `.git`, can then lead out, so a plain entry costs one
+    lstat instead of resolving every component of its path twice (at 400 projects the
+    resolves of each project's folders were a sixth of a build that changed one task).
+    `shown` is called only for a finding."""
+    if path.name != ".git" and not os.path.islink(path):
+        return None
+    return outside_diagnostic(path, root, shown(), code)
 
 
 def _into_git(path: Path, root: Path) -> bool:

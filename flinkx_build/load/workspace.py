@@ -18,7 +18,7 @@ from typing import Any
 from typing import Iterator
 from typing import NamedTuple
 
-from flinkx_build.cache_root import workspace_cache_root
+from flinkx_build.cache_version import versioned_cache_root
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import did_you_mean
@@ -33,11 +33,15 @@ from flinkx_build.load.memo import keyed_files
 from flinkx_build.load.memo import memo_function
 from flinkx_build.load.memo import memo_table
 from flinkx_build.load.memo import read_raw
+from flinkx_build.load.names import entry_outside_diagnostic
 from flinkx_build.load.names import has_control
 from flinkx_build.load.names import loop_diagnostic
 from flinkx_build.load.names import name_diagnostic
 from flinkx_build.load.names import outside_diagnostic
 from flinkx_build.load.parallel import tables_on_every_core
+from flinkx_build.load.project_memo import header_key
+from flinkx_build.load.project_memo import recall_header
+from flinkx_build.load.project_memo import remember_header
 from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
@@ -86,22 +90,23 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
         raise UsageError(f"{display_path(root)}: not a flinkx workspace (no {CONFIG_FILE})")
     diags: list[Diagnostic] = []
     config = _load_config(config_path, root, diags)
-    cache_root = workspace_cache_root(root, config.cache_dir) if use_cache else None
+    cache_root = versioned_cache_root(root, config.cache_dir) if use_cache else None
     cache = YamlCache.under(cache_root)
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
-    for proj_dir in _project_dirs(projects_dir, root, diags):
-        project = _load_project_header(proj_dir, root, diags, cache)
-        if project is None:
-            continue
-        if project.name in projects:
-            diags.append(Diagnostic(display_path(proj_dir), 1, 1, "FX105", f"project '{project.name}' is defined twice"))
-            continue
-        projects[project.name] = project
+    memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
+    with _collector_paused():
+        for proj_dir in _project_dirs(projects_dir, root, diags):
+            project = _project_header(memo, proj_dir, root, diags, cache)
+            if project is None:
+                continue
+            if project.name in projects:
+                diags.append(Diagnostic(display_path(proj_dir), 1, 1, "FX105", f"project '{project.name}' is defined twice"))
+                continue
+            projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
     if on_projects is not None:
         on_projects(workspace)
-    memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
         for project in projects.values():
             _load_project_contents(workspace, project, diags, cache, memo)
@@ -151,7 +156,7 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
     entries = sorted(projects_dir.iterdir())
     diags.extend(_loops([p for p in entries if p.is_symlink()]))
     for folder in (p for p in entries if p.is_dir()):
-        problem = outside_diagnostic(folder, root, display_path(folder))
+        problem = entry_outside_diagnostic(folder, root, lambda: display_path(folder))
         if problem is None and has_control(folder.name):
             problem = Diagnostic(display_path(folder), 1, 1, "FX186", f"project folder {folder.name!r} holds a control character", "rename it")
         if problem:
@@ -159,6 +164,27 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
             continue
         folders.append(folder)
     return folders
+
+
+def _project_header(memo: LoadMemo, proj_dir: Path, root: Path, diags: list[Diagnostic], cache: YamlCache) -> Project | None:
+    """`_load_project_header`, or its stored result when `project.yaml` and the folder's name are unchanged."""
+    path = proj_dir / "project.yaml"
+    # a link is loaded (and refused) as ever; a plain entry of a checked project folder is inside
+    raw = read_raw(path) if memo.enabled and not os.path.islink(path) and path.is_file() else None
+    if raw is None:
+        return _load_project_header(proj_dir, root, diags, cache)
+    key, shown = header_key(raw, proj_dir.name), display_path(path)
+    found, header, findings = recall_header(memo, key, shown)
+    if not found:
+        findings = []
+        project = _load_project_header(proj_dir, root, findings, cache)
+        header = None if project is None else (project.name, project.description, project.variables)
+        remember_header(memo, key, shown, header, findings)
+    diags.extend(findings)
+    if header is None:
+        return None
+    name, description, variables = header
+    return Project(name=name, directory=proj_dir, description=description, variables=variables)
 
 
 def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], cache: YamlCache) -> Project | None:
@@ -169,7 +195,7 @@ def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], ca
         bad = name_diagnostic(proj_dir.name, "project folder", display_path(proj_dir), 1, 1)
         diags.extend([bad] if bad else [])
         return None if bad else project
-    outside = outside_diagnostic(path, root, shown)
+    outside = entry_outside_diagnostic(path, root, lambda: shown)  # `proj_dir` is checked (`_project_dirs`)
     if outside:
         diags.append(outside)
         return None
@@ -218,11 +244,12 @@ class Found(NamedTuple):
 
 
 def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> list[Found]:
-    """Regular files under `folder` matching `pattern`, none reached through a symlink leaving the workspace."""
+    """Regular files under `folder` (an entry of a checked project folder) matching `pattern`,
+    none reached through a symlink leaving the workspace."""
     if not folder.is_dir():
         diags.extend(_loops([folder]))  # tasks/ or tables/ linked to itself: said, not skipped
         return []
-    outside = outside_diagnostic(folder, root, display_path(folder))
+    outside = entry_outside_diagnostic(folder, root, lambda: display_path(folder))
     if outside:
         diags.append(outside)
         return []

@@ -13,8 +13,9 @@ is a hash over all of them, so a stale entry can only be a miss:
   bytes, name, project and project variables, and the loader's code), not
   by its displayed path, which follows the cwd. A table loaded without the
   memo has none, and its readers are not cached.
-* flinkx's code: the bytes of every module and data file of the package, so
-  a changed check cannot serve findings of the old one.
+* flinkx's code: not in the key but in the cache folder's path (every module
+  and data file of the package: `cache_version.py`), so a changed check
+  cannot serve findings of the old one.
 
 Entries are JSON data in the cache folder, checked like every cache entry
 (`flinkx_build.cache_entries`); one that does not decode is a miss.
@@ -33,7 +34,6 @@ from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.variables import render
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.hashing import code_version
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
 from flinkx_build.paths import below
@@ -64,7 +64,7 @@ class SummaryCache:
         self._root = str(ws.root)
         self._names = self._name_index() if cache_root is not None else ""
         # what every key shares, hashed once: a build keys each of its 1,000 tasks
-        self._shared = hashlib.sha256(canonical_hash([FORMAT, VERSION, code_version(), self._names]).encode())
+        self._shared = hashlib.sha256(canonical_hash([FORMAT, VERSION, self._names]).encode())
         # word -> project -> [kind, key, the load memo's key of its file, the file's place in the workspace]:
         # the memo's key covers bytes, project variables and loader; the place, where findings point.
         # By project, because a task reaches another project's table or function only by naming

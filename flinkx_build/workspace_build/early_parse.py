@@ -24,7 +24,6 @@ from pathlib import Path
 
 from flinkx_build.emit.folder import MARKER
 from flinkx_build.frontend.cache import ParseCache
-from flinkx_build.frontend.version import FRONTEND_VERSION
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text
 from flinkx_build.load.memo import LoadMemo
@@ -93,7 +92,7 @@ def start_parses(parser: ParserProcess, ws: Workspace, since_ns: int) -> None:
         context = ws.context_for(project.name)
         for path in edited:
             text, _ = read_task_file(path, display_path(path), LoadMemo(None))  # what the loader refuses is not started
-            if text is None or cache.has(ParseCache.key(text, context, FRONTEND_VERSION)):
+            if text is None or cache.has(ParseCache.key(text, context)):
                 continue
             try:
                 parser.submit_ahead(parse_text, (text, context))

@@ -95,14 +95,14 @@ def test_a_build_keeps_what_it_used_and_sheds_the_rest(tmp_path):
     task = next(ws.glob("projects/*/tasks/*.sql"))
     task.write_text(task.read_text(encoding="utf-8") + "-- edited\n", encoding="utf-8")
     cache = ws / ".flinkx-cache"
-    entries = [p for p in cache.glob("*/??/*.json")]
+    entries = [p for p in cache.glob("*/*/??/*.json")]
     for path in entries:
         _age(path, MAX_AGE_DAYS + 1)
     (cache / STAMP).unlink(missing_ok=True)
 
     build()  # reads the unchanged tasks' entries, writes the edited one's, then prunes
 
-    kept = [p for p in cache.glob("*/??/*.json")]
+    kept = [p for p in cache.glob("*/*/??/*.json")]
     removed = set(entries) - set(kept)
     assert removed, "nothing was pruned"
     assert all(time.time() - p.stat().st_mtime < MAX_AGE_DAYS * DAY for p in kept)  # every survivor was used

@@ -6,6 +6,8 @@ import tempfile
 
 import pytest
 
+from flinkx_build.cache_version import versioned_cache_root
+
 from tests.graph.gitrepo import git
 from tests.graph.gitrepo import make_repo
 from tests.graph.gitrepo import repo_with
@@ -148,7 +150,7 @@ def test_cache_is_shared_with_the_working_tree(shop_root, cli):
     """The base side parses into the working tree's cache: a second run parses nothing."""
     rename_column(shop_root)
     cli("impact", ".", "--base", "HEAD", "--fail-on", "never", cwd=shop_root.root)
-    cache = shop_root.root / ".flinkx-cache" / "parse"
+    cache = versioned_cache_root(shop_root.root, ".flinkx-cache") / "parse"
     entries = {p.name for p in cache.rglob("*.json")}
     assert len(entries) == 5  # one per task: both sides render every task alike
     cli("impact", ".", "--base", "HEAD", "--fail-on", "never", cwd=shop_root.root)

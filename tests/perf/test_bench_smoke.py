@@ -1,9 +1,10 @@
-"""CI smoke test of the user-runnable benchmark: scripts/bench.py at about 50 tasks.
+"""CI smoke test of the user-runnable benchmark: scripts/bench.py on small workspaces of both shapes.
 
-It checks the script runs every job of issue 13 end to end (each flinkx job must
-exit 0, or the script stops) and prints a table with one row per job and sane
-numbers. It does not assert timings: CI machines are too noisy for that; the
-1,000-task figures live in docs/performance.md.
+It checks the script runs every job of issues 13 and 32 end to end (each flinkx
+job must exit 0, or the script stops) and prints a table per shape with one row
+per job and sane numbers, and the scaling table; `--write-doc` fills the marked
+blocks of a copy of docs/performance.md. It does not assert timings: CI machines
+are too noisy for that; the figures live in docs/performance.md.
 """
 from __future__ import annotations
 
@@ -17,44 +18,70 @@ JOBS = [
     "warm build, nothing changed",
     "build after one task changed",
     "lint one file",
+    "impact, one meta table changed, first run",
+    "impact again, same change",
     "lint whole workspace, cache warm",
     "lint whole workspace, cache cold",
-    "impact, one meta table changed",
 ]
+SCALED = ["warm build, nothing changed", "build after one task changed", "lint one file", "impact again, same change"]
+NO_TARGET = {"impact, one meta table changed, first run"}
 WITH_ANCHOR = {"cold build", "lint one file", "lint whole workspace, cache warm", "lint whole workspace, cache cold"}
 
 
-def _rows(output: str) -> dict[str, list[str]]:
-    rows = {}
+def _tables(output: str) -> list[dict[str, list[str]]]:
+    """Each markdown table of the output: job -> its cells."""
+    tables: list[dict[str, list[str]]] = []
+    inside = False
     for line in output.splitlines():
+        if line.startswith("|---"):
+            continue
+        if not line.startswith("| "):
+            inside = False
+            continue
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if line.startswith("| ") and cells[0] != "job":
-            rows[cells[0].split(" (")[0]] = cells
-    return rows
+        if cells[0] == "job":
+            tables.append({})
+            inside = True
+        elif inside:
+            tables[-1][cells[0].split(" (")[0]] = cells
+    return tables
 
 
 def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
-    keep = tmp_path / "ws"
-    result = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--tasks", "50", "--quick-runs", "3", "--keep", str(keep)],
-                            capture_output=True, text=True, cwd=REPO, timeout=600)
+    keep, page = tmp_path / "ws", tmp_path / "performance.md"
+    page.write_text((REPO / "docs" / "performance.md").read_text(encoding="utf-8"), encoding="utf-8")
+    result = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--tasks", "50", "--projects", "8",
+                             "--scale", "4,8", "--quick-runs", "2", "--keep", str(keep), "--write-doc", str(page)],
+                            capture_output=True, text=True, cwd=REPO, timeout=1800)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "50 tasks" in result.stdout
-    rows = _rows(result.stdout)
-    assert list(rows) == JOBS
-    assert rows["cold build"][0] == "cold build (50 compiled files)"
-    for job, (_, seconds, anchor, ratio, target, peak, anchor_peak, met) in rows.items():
-        assert 0 < float(seconds) < 600, job
-        assert 10 < float(peak) < 4000, job  # MB: a Python process, not kB or bytes
-        assert target and met in ("yes", "NO"), job
-        if job in WITH_ANCHOR:
-            assert float(anchor) > 0 and float(anchor_peak) > 10, job
-            # the table rounds seconds to 0.01 s: the ratio of the rounded figures may differ by that much
-            shown = float(seconds) / float(anchor)
-            assert abs(float(ratio) - shown) <= 0.006 + 0.006 / float(anchor) * (1 + shown), job
-        else:
-            assert anchor == ratio == anchor_peak == "", job
-    assert len(list(keep.glob("projects/*/tasks/**/*.sql"))) == 50
-    assert len(list(keep.glob("projects/*"))) == 4  # several projects of tens of tasks
+    assert "Few big projects: 50 tasks in 4 projects" in result.stdout
+    assert "Many small projects: 22 tasks in 8 projects" in result.stdout
+    big, small, scaling = _tables(result.stdout)
+    for rows in (big, small):
+        assert list(rows) == JOBS
+        for job, (_, seconds, anchor, ratio, target, peak, anchor_peak, met) in rows.items():
+            assert 0 < float(seconds) < 600, job
+            assert 10 < float(peak) < 4000, job  # MB: a Python process, not kB or bytes
+            assert (target == "") == (job in NO_TARGET) and met in ("yes", "NO"), job
+            if job in WITH_ANCHOR:
+                assert float(anchor) > 0 and float(anchor_peak) > 10, job
+                # the table rounds seconds to 0.01 s: the ratio of the rounded figures may differ by that much
+                shown = float(seconds) / float(anchor)
+                assert abs(float(ratio) - shown) <= 0.006 + 0.006 / float(anchor) * (1 + shown), job
+            else:
+                assert anchor == ratio == anchor_peak == "", job
+    assert big["cold build"][0] == "cold build (50 compiled files)"
+    assert list(scaling) == SCALED
+    for job, (_, at4, at8, growth, met) in scaling.items():
+        assert float(at4) > 0 and float(at8) > 0 and met in ("yes", "NO"), job
+    assert len(list((keep / "big").glob("projects/*/tasks/**/*.sql"))) == 50
+    assert len(list((keep / "big").glob("projects/*"))) == 4  # several projects of tens of tasks
+    assert len(list((keep / "small8").glob("projects/*"))) == 8
+    written = page.read_text(encoding="utf-8")
+    assert "Many small projects: 22 tasks in 8 projects" in written and "(no run written yet)" not in written
+    history = written.split("<!-- bench:history:begin -->")[1].split("<!-- bench:history:end -->")[0]
+    assert "50 tasks in 4 projects" in history and "22 tasks in 8 projects" in history
+    assert "issue 32's report" in history  # earlier rows stay
 
 
 def test_generator_renames_every_copy_consistently(tmp_path: Path) -> None:
@@ -69,3 +96,17 @@ def test_generator_renames_every_copy_consistently(tmp_path: Path) -> None:
     assert "ods.kafka_orders_c001" in enrich and "${dim_project}.dim_user_c001" in enrich
     assert "_c000" not in enrich
     assert "name: dim_user_c002" in (ws / "projects/dim/tables/dim_user_c002.yaml").read_text()
+
+
+def test_the_small_shape_has_many_projects_that_read_each_other(tmp_path: Path) -> None:
+    sys.path.insert(0, str(REPO / "scripts"))
+    from benchgen import generate_small
+
+    ws = generate_small(tmp_path / "ws", 8)
+    assert sorted(p.name for p in (ws / "projects").iterdir()) == [
+        f"{layer}_c{copy:03d}" for layer in ("dim", "dwd", "dws", "ods") for copy in (0, 1)]
+    assert len(list(ws.glob("projects/*/tasks/**/*.sql"))) == 22
+    enrich = (ws / "projects/dwd_c001/tasks/orders/enrich_orders_c001.sql").read_text()
+    assert "ods_c001.kafka_orders_c001" in enrich and "${dim_project}.dim_user_c001" in enrich
+    assert "dim_project: dim_c001" in (ws / "projects/dwd_c001/project.yaml").read_text()
+    assert (ws / "projects/dim_c001/functions/mask_phone.yaml").is_file()  # functions per project

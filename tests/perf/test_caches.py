@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from flinkx_build.cache_version import versioned_cache_root
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "example-workspace"
@@ -68,7 +69,7 @@ def test_an_edited_or_deleted_output_is_rebuilt(ws: Path) -> None:
 
 def test_tampered_memo_entries_are_ignored(ws: Path) -> None:
     first = flinkx(ws, "build", ".")
-    entries = list((ws / ".flinkx-cache/runs").rglob("*.json"))
+    entries = list((versioned_cache_root(ws, ".flinkx-cache") / "runs").rglob("*.json"))
     assert entries
     for entry in entries:
         entry.write_text(entry.read_text().replace('"tasks":', '"tasks":1000+'))
@@ -100,7 +101,7 @@ def test_cold_parallel_lint_finds_what_the_cached_lint_finds(tmp_path: Path) -> 
         task.write_text(task.read_text().replace("  u.city,\n", "  u.city AS value,\n"))
     cold = flinkx(ws, "lint", ".")
     assert cold.returncode == 1 and "FX01" in cold.stdout
-    shutil.rmtree(ws / ".flinkx-cache/runs")  # keep the per-file rule cache, drop the whole-run memo
+    shutil.rmtree(versioned_cache_root(ws, ".flinkx-cache") / "runs")  # keep the per-file rule cache, drop the whole-run memo
     warm = flinkx(ws, "lint", ".")
     assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
     one = flinkx(ws, "lint", "projects/dwd/tasks/orders/enrich_orders_c001.sql")

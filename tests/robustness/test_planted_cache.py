@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from flinkx_build.load.yaml_cache import YamlCache
+from flinkx_build.cache_version import versioned_cache_root
 from tests.robustness.test_corpus import HERE
 
 
@@ -22,7 +23,7 @@ class _Payload:
 def _plant(ws: Path, marker: Path) -> int:
     """A malicious pickle and a malformed JSON under every name the caches could look for."""
     payload = pickle.dumps(_Payload(marker))
-    cache = ws / ".flinkx-cache"
+    cache = versioned_cache_root(ws, ".flinkx-cache")
     planted = 0
     for path in sorted(ws.rglob("*.yaml")):
         key = YamlCache(cache / "yaml").key(path.read_bytes())
@@ -52,6 +53,6 @@ def test_planted_pickles_and_broken_json_never_run_and_are_replaced(cli, tmp_pat
     assert not marker.exists()
     # the entries of the files it caches (flinkx.yaml is never cached) are now its own JSON
     for path in sorted((ws / "projects").rglob("*.yaml")):
-        key = YamlCache(ws / ".flinkx-cache" / "yaml").key(path.read_bytes())
-        entry = ws / ".flinkx-cache" / "yaml" / key[:2] / f"{key}.json"
+        key = YamlCache(versioned_cache_root(ws, ".flinkx-cache") / "yaml").key(path.read_bytes())
+        entry = versioned_cache_root(ws, ".flinkx-cache") / "yaml" / key[:2] / f"{key}.json"
         assert entry.read_bytes().startswith(b'{"format":"flinkx-yaml-cache"'), path

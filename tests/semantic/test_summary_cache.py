@@ -14,6 +14,7 @@ import pytest
 
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.pipeline import Session
+from flinkx_build.cache_version import versioned_cache_root
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "example-workspace"
 
@@ -98,7 +99,7 @@ def test_paths_follow_the_current_folder(ws, monkeypatch):
 
 def test_a_tampered_entry_is_a_miss(ws):
     _summaries(ws)
-    entries = sorted((ws / ".flinkx-cache" / "summaries").rglob("*.json"))
+    entries = sorted((versioned_cache_root(ws, ".flinkx-cache") / "summaries").rglob("*.json"))
     assert entries
     for entry in entries:
         entry.write_bytes(entry.read_bytes().replace(b"FX", b"FY").replace(b"INSERT", b"DELETE"))
@@ -111,7 +112,7 @@ def test_an_entry_of_the_wrong_shape_with_a_valid_hash_is_a_miss(ws):
     """Whoever can write the cache folder can write a well-formed entry: its values are still checked."""
     _summaries(ws)
     reshaped = 0
-    for entry in sorted((ws / ".flinkx-cache" / "summaries").rglob("*.json")):
+    for entry in sorted((versioned_cache_root(ws, ".flinkx-cache") / "summaries").rglob("*.json")):
         header = json.loads(entry.read_bytes())
         if header["data"]["column_lineage"]:
             header["data"]["column_lineage"][0] = {"target": 1}
@@ -125,7 +126,7 @@ def test_an_entry_of_the_wrong_shape_with_a_valid_hash_is_a_miss(ws):
 
 def test_no_cache_writes_no_summaries(ws):
     _summaries(ws, use_cache=False)
-    assert not (ws / ".flinkx-cache" / "summaries").exists()
+    assert not (versioned_cache_root(ws, ".flinkx-cache") / "summaries").exists()
 
 
 @pytest.mark.parametrize("where", ["root", "parent", "below", "elsewhere"])
