@@ -55,7 +55,7 @@ def join_columns(use: LookupUse, bindings: dict[int, Binding]) -> set[str] | Non
     if use.on is None:
         return set()
     keys: set[str] = set()
-    for conjunct in _conjuncts(use.on):
+    for conjunct in use.on.conjuncts():
         if conjunct.kind != ir.OPERATOR or conjunct.text not in COMPARISONS or len(conjunct.args) != 2:
             return None  # OR, IN, a function...: Flink's reading of it is not modelled here
         if conjunct.text != "=":
@@ -81,14 +81,6 @@ def _casts_dimension(args: list[ir.Expr], left_is_dimension: bool, bindings: dic
         return False
     common = common_type([dim_type, probe_type])
     return common is not None and common.root != dim_type.root
-
-
-def _conjuncts(expr: ir.Expr):
-    if expr.kind == ir.OPERATOR and expr.text == "and":
-        for arg in expr.args:
-            yield from _conjuncts(arg)
-    else:
-        yield expr
 
 
 def _dimension_column(expr: ir.Expr, use: LookupUse, bindings: dict[int, Binding]) -> tuple[str, bool] | None:

@@ -47,14 +47,6 @@ def _time_operand(path: str, use: LookupUse) -> list[Diagnostic]:
                        "use the probe table's PROCTIME() column (SET <table>.procTime = proc_time AS PROCTIME()) or its rowtime")]
 
 
-def _conjuncts(expr: ir.Expr):
-    if expr.kind == ir.OPERATOR and expr.text == "and":
-        for arg in expr.args:
-            yield from _conjuncts(arg)
-    else:
-        yield expr
-
-
 def _type(expr: ir.Expr, bindings: dict[int, Binding]) -> tuple[FlinkType | None, Binding | None]:
     if expr.kind == ir.LITERAL:
         return None, None  # a literal is cast by Flink: not judged
@@ -73,7 +65,7 @@ def _key_types(path: str, use: LookupUse, bindings: dict[int, Binding]) -> list[
     if use.on is None:
         return []
     out = []
-    for conjunct in _conjuncts(use.on):
+    for conjunct in use.on.conjuncts():
         if conjunct.kind != ir.OPERATOR or conjunct.text != "=" or len(conjunct.args) != 2:
             continue
         (left, left_b), (right, right_b) = (_type(a, bindings) for a in conjunct.args)

@@ -51,6 +51,14 @@ class Expr:
         for child in (*self.args, *self.conditions):
             yield from child.walk()
 
+    def conjuncts(self):
+        """The terms of this expression's top-level ANDs (the expression itself when it is no AND)."""
+        if self.kind == OPERATOR and self.text == "and":
+            for arg in self.args:
+                yield from arg.conjuncts()
+        else:
+            yield self
+
 
 @dataclass
 class SelectItem:
