@@ -191,7 +191,8 @@ def test_an_unreachable_cluster_is_one_line_and_exit_2(cli, deploy_workspace):
     assert result.lines == [f"flinkx: error: FX600 cannot reach the Flink cluster at {url} ([Errno 111] Connection refused)"]
 
 
-@pytest.mark.parametrize("version", ["2.3", "1.19"])
+# (a version flinkx has no facts for never gets this far: FX121 at flinkx.yaml, tests/planner/test_validate_targets.py)
+@pytest.mark.parametrize("version", ["2.3"])
 def test_a_workspace_on_another_flink_than_the_cluster_is_refused(cli, flink_cluster, tmp_path, deploy_workspace, version):
     """The cluster says its version (GET /overview); a plan for another Flink is refused before anything runs."""
     ws = tmp_path / "ws"
