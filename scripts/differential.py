@@ -12,6 +12,7 @@ location accuracy per mutation kind, for the tuned sites, the held-out sites and
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tempfile
 import time
@@ -53,6 +54,11 @@ def main() -> int:
     for split in ("tuned", "held-out", "unseen", "all"):
         print(f"\n### lint alone, {split} sites (seed {args.seed})\n")
         print(harness.table(verdicts, split))
+    if args.planner:  # the same mutants, scored on what lint says with the target's planner (FX301) on
+        with_planner = [dataclasses.replace(v, lint=v.planner_lint or []) for v in verdicts]
+        for split in ("held-out", "unseen", "all"):
+            print(f"\n### lint with the planner, {split} sites (seed {args.seed})\n")
+            print(harness.table(with_planner, split))
     if args.misses:
         overall = harness.score(verdicts)
         for title, rows in (("misses", overall.misses), ("false alarms", overall.alarms)):

@@ -216,8 +216,13 @@ def _arity(facts: FlinkFacts, expr: ir.Expr, path: str) -> Diagnostic | None:
     count = len(expr.args)
     if low <= count and (high is None or count <= high):
         return None
-    wanted = f"{low}" if low == high else f"{low} to {high}" if high is not None else f"at least {low}"
     signatures = facts.signatures.get(name, ())
+    if count > low and not signatures:
+        # a range from Calcite's operator table alone (no signatures of the new type inference) does
+        # not list every overload the planner takes: 1.20 plans DATE_FORMAT(ts, 'from', 'to') although
+        # its range is 2 (found by the differential harness). Too many arguments stay quiet there.
+        return None
+    wanted = f"{low}" if low == high else f"{low} to {high}" if high is not None else f"at least {low}"
     hint = "; ".join(signatures[:3]) if signatures else f"call it with {wanted} argument(s)"
     return Diagnostic(path, expr.pos.line, expr.pos.col, "FX126",
                       f"{name} takes {wanted} argument(s) in Flink {facts.version}, not {count}", hint)

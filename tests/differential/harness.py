@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import os
 import subprocess
 import sys
 from collections import defaultdict
@@ -179,8 +180,11 @@ def judge(workspace: Path, mutation: Mutation, planner: Planner, seed: int, with
 
 
 def planner_flag() -> str | None:
-    """The option of `flinkx lint` that adds the real planner (FX301), if this checkout has one."""
+    """How `flinkx lint` adds the real planner (FX301): "" when lint plans by default (it has
+    `--no-planner`), else its option, or None when this checkout's lint has no planner."""
     shown = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", "--help"], capture_output=True, text=True, timeout=120).stdout
+    if "--no-planner" in shown:
+        return ""
     return next((flag for flag in ("--planner", "--with-planner", "--flink") if flag in shown), None)
 
 
@@ -188,8 +192,9 @@ def lint_with_planner(workspace: Path, task: Task) -> list[Diagnostic]:
     flag = planner_flag()
     if flag is None:
         return []
-    run = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", flag, "--format", "json", str(workspace), str(task.path)],
-                         capture_output=True, text=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if k != "FLINKX_NO_PLANNER"}
+    run = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", *([flag] if flag else []), "--format", "json",
+                          str(workspace), str(task.path)], capture_output=True, text=True, timeout=600, env=env)
     import json
 
     try:
