@@ -42,12 +42,20 @@ def _safe_catalog(words: list[str]) -> bool:
     return len(types) == 1 and types[0].startswith("'") and types[0][1:-1] in SAFE_CATALOG_TYPES
 
 
+def _keeps_its_factory(words: list[str]) -> bool:
+    """ALTER CATALOG that names no `'type'`: Flink re-creates the catalog with the factory it already
+    has, and the only catalogs a task can create are Flink's own in-memory ones (see above)."""
+    return not any(w.lower() == "'type'" for w in words)
+
+
 def loads_code(words: list[str]) -> str:
     """The keywords that make the statement load code ('USING JAR', 'CREATE CATALOG', ...), or ''."""
     words = [w for w in words if w != ";"]
     for leading in _LEADING:
         if tuple(words[: len(leading)]) == leading:
             if leading[0] == "CREATE" and leading[-1] == "CATALOG" and _safe_catalog(words):
+                continue
+            if leading == ("ALTER", "CATALOG") and _keeps_its_factory(words):
                 continue
             return " ".join(leading)
     for first, second in _INSIDE:
