@@ -116,7 +116,7 @@ CODES: dict[str, tuple[str, str]] = {
     # validation with the real Flink planner
     "FX300": ("error", "Flink rejected the statement"),
     # the target's own planner (flinkx_build/planner/, docs/targets.md)
-    "FX301": ("error", "the target's Flink planner rejects the statement (lint)"),
+    "FX301": ("error", "the target's Flink planner rejects the statement (lint, build)"),
     "FX302": ("error", "no planner for this flink_version"),
     "FX303": ("error", "the target's planner cannot be set up here"),
     "FX304": ("error", "a downloaded Flink wheel does not match its pinned checksum"),

@@ -11,7 +11,11 @@ from flinkx_build.commands.common import project_option
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.console import echo_error
 from flinkx_build.commands.console import verbose
+from flinkx_build.commands.planner_switch import no_planner_option
+from flinkx_build.commands.planner_switch import planner_note
+from flinkx_build.commands.planner_switch import planner_state
 from flinkx_build.emit.build_cache import BuildMemo
 from flinkx_build.emit.writer import prepare_build_folder
 
@@ -23,10 +27,16 @@ from flinkx_build.emit.writer import prepare_build_folder
 @mode_option
 @click.option("--check", is_flag=True, help="Compile everything, write nothing.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the parse cache.")
-def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: str | None, check: bool, no_cache: bool) -> None:
-    """Compile WORKSPACE (default: .) into standalone Flink SQL files."""
+@no_planner_option
+def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: str | None, check: bool, no_cache: bool,
+            no_planner: bool) -> None:
+    """Compile WORKSPACE (default: .) into standalone Flink SQL files; each task is also planned on the
+    Flink planner of its flink_version when Java and its jars are here (as lint does)."""
     started = time.perf_counter()
-    memo = None if no_cache or not workspace.exists() else BuildMemo.open(workspace, out, projects, mode, check)
+    state = planner_state(workspace, not no_planner) if workspace.exists() else "off"
+    if planner_note(state):  # said once, whether the build runs or is replayed
+        echo_error(f"flinkx: {planner_note(state)}")
+    memo = None if no_cache or not workspace.exists() else BuildMemo.open(workspace, out, projects, mode, check, state)
     if memo is not None and _replayed(memo, check, started):
         return
     # the few tasks a change needs parsing go to a process that imports sqlfluff from now on,
@@ -53,6 +63,10 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     finally:
         if parser is not None:
             parser.close()
+    if state.startswith("on "):
+        from flinkx_build.commands.progress import plan_with_progress
+
+        built.diagnostics.extend(plan_with_progress(session, selected, built.summaries))
     from flinkx_build.commands.common import echo_diagnostics
     from flinkx_build.emit.manifest import build_manifest
     from flinkx_build.emit.writer import write_build

@@ -1,7 +1,6 @@
 """`flinkx lint`: sqlfluff's FX rules plus the workspace checks."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,10 +12,12 @@ from flinkx_build.commands.console import echo_findings
 from flinkx_build.commands.console import echo_progress
 from flinkx_build.commands.console import echo_result
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.commands.planner_switch import no_planner_option
+from flinkx_build.commands.planner_switch import planner_note
+from flinkx_build.commands.planner_switch import planner_state
 from flinkx_build.commands.progress import task_progress
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
-from flinkx_build import run_memo
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.planner import LINT_CODE as PLANNER_CODE
 from flinkx_build.lint.formats import render
@@ -30,7 +31,6 @@ from flinkx_build.load.workspace import find_workspace
 if TYPE_CHECKING:
     from flinkx_build.model import Workspace
 
-NO_PLANNER_ENV = "FLINKX_NO_PLANNER"  # set (non-empty): as --no-planner, for every lint of this environment
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 
 
@@ -69,21 +69,6 @@ def group_paths(paths: tuple[Path, ...]) -> list[tuple[Path, list[Path]]]:
     return sorted(groups.items())
 
 
-def planner_state(workspace: Path, use_planner: bool, codes: CodeFilter) -> str:
-    """What lint's planner pass can do for WORKSPACE, without starting anything: "off", why not, or the target."""
-    if not use_planner or not codes.keeps(PLANNER_CODE) or os.environ.get(NO_PLANNER_ENV):
-        return "off"
-    found = run_memo.workspace_config(workspace)
-    if found is None:
-        return "off"
-    config = found[1]
-    if config.lint.rules.get(PLANNER_CODE) is False:
-        return "off"
-    from flinkx_build.planner.session import planner_problem
-
-    return planner_problem(config.flink_version, fetch=False) or f"on {config.flink_version}"
-
-
 def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = CodeFilter(),
                 write: bool = True, use_planner: bool = False) -> tuple[list[Diagnostic], list[FileFix]]:
     """Findings of every group; with `fix`, the file changes (written when `write`) and,
@@ -103,13 +88,13 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
 
             parser = take(warm_up_rules)
         try:
-            state = planner_state(workspace, use_planner and not fix, codes) if workspace.exists() else "off"
+            state = planner_state(workspace, use_planner and not fix and codes.keeps(PLANNER_CODE)) if workspace.exists() else "off"
             memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore, state)
             replayed = memo.replay() if memo is not None else None
             if replayed is not None:  # nothing this lint reads changed since the identical last one
                 diags.extend(replayed)
-                if state != "off" and not state.startswith("on "):
-                    notes.add(f"the planner check ({PLANNER_CODE}) did not run: {state}")
+                if planner_note(state):
+                    notes.add(planner_note(state))
                 continue
             from flinkx_build.lint.early import start_rule_passes
             from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
@@ -173,9 +158,7 @@ def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:
 @paths_argument
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", help="Output format.")
 @code_options
-@click.option("--no-planner", "no_planner", is_flag=True,
-              help=f"Do not plan tasks on the target's Flink planner ({PLANNER_CODE}); the fast checks still run. "
-                   f"${NO_PLANNER_ENV} does the same for every lint.")
+@no_planner_option
 def command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], no_planner: bool) -> None:
     """Lint [WORKSPACE] [FILES...]: every file, or only FILES with their whole workspace as context; each
     task is also planned on the Flink planner of its flink_version when Java and its jars are here."""

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
     from flinkx_build.workspace_build.compile_all import WorkspaceBuild
+    from flinkx_build.errors import Diagnostic
     from flinkx_build.pipeline import Session
+    from flinkx_build.semantic.summary import TaskSummary
 
 SHOW_AFTER_S = 1.0
 
@@ -96,3 +98,20 @@ def compile_with_progress(session: Session, projects: list[str]) -> WorkspaceBui
 
     with task_progress() as progress:
         return compile_workspace(session, projects, progress)
+
+
+def plan_with_progress(session: Session, projects: list[str], summaries: list[TaskSummary]) -> list[Diagnostic]:
+    """The target planner's findings on the compiled tasks (`workspace_build/planner_findings.py`),
+    with the terminal bar; what could not run is said once on stderr."""
+    from flinkx_build.commands.console import echo_error
+    from flinkx_build.lint.planner_pass import PlannerPass
+    from flinkx_build.workspace_build.planner_findings import planner_findings
+
+    planner = PlannerPass(session)
+    try:
+        with task_progress() as progress:
+            return planner_findings(session, projects, summaries, planner, progress)
+    finally:
+        planner.close()
+        if planner.note:
+            echo_error(f"flinkx: {planner.note}")

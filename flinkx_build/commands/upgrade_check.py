@@ -9,7 +9,7 @@ import click
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.console import echo_result
 from flinkx_build.commands.console import echo_summary
-from flinkx_build.commands.lint import NO_PLANNER_ENV
+from flinkx_build.commands.planner_switch import NO_PLANNER_ENV
 from flinkx_build.errors import UsageError
 from flinkx_build.flink_data import ADD_VERSION_DOC
 from flinkx_build.flink_data import UnknownFlinkVersion

@@ -23,7 +23,7 @@ class BuildMemo:
 
     @classmethod
     def open(cls, workspace: Path, out: Path | None, projects: tuple[str, ...], mode: str | None,
-             check: bool) -> "BuildMemo | None":
+             check: bool, planner: str = "off") -> "BuildMemo | None":
         """None when the workspace or its flinkx.yaml is not usable as is (the full build reports why)."""
         found = run_memo.workspace_config(workspace)
         if found is None:
@@ -31,7 +31,10 @@ class BuildMemo:
         root, config = found
         shown_out = out or (root / config.build_dir)
         out_dir = shown_out.resolve()
-        options = {"command": "build", "out": str(shown_out), "projects": list(projects), "mode": mode or "", "check": check}
+        # `planner`: what the planner pass can do (off, why not, or the target): a build that planned
+        # and one that could not are not the same build
+        options = {"command": "build", "out": str(shown_out), "projects": list(projects), "mode": mode or "", "check": check,
+                   "planner": planner}
         return cls(root, config.cache_dir, out_dir, shown_out, run_memo.fingerprint(root, options))
 
     def replay(self, check: bool) -> tuple[list[Diagnostic], list[str], int, int] | None:

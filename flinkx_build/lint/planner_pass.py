@@ -40,6 +40,10 @@ from flinkx_build.validate.contract import ScriptToValidate
 CODE = LINT_CODE
 FORMAT = "flinkx-planner-verdict"
 VERSION = 1
+CLEAN_FORMAT = "flinkx-planner-clean"
+# the index of compiled scripts the planner accepted is one entry read once a run; past this many
+# hashes (about 40 bytes each) the oldest go: a workspace's own tasks are re-added by every build
+CLEAN_LIMIT = 50_000
 
 
 @dataclass
@@ -55,6 +59,8 @@ class PlannerPass:
     _planner: Planner | None = None
     _problem: str | None = None
     _blocking: frozenset[str] = field(default_factory=frozenset)
+    _clean: dict[str, None] | None = None  # hashes of compiled scripts the planner accepted, oldest first
+    _clean_changed: bool = False
 
     def __post_init__(self) -> None:
         self._blocking = frozenset(check_codes() - REFUSALS)
@@ -63,14 +69,19 @@ class PlannerPass:
         """FX301 for `task`, given the findings lint already has for it."""
         if not self._planned_here(task, found):
             return []
+        if self.accepted_before(task):
+            self.cached += 1
+            return []
         script = self.session.compiled(task)
         to_check = ScriptToValidate(script.key, task.display_path, tuple(script.statements), tuple(script.udfs),
                                     self.session.mode)
         verdict = self._verdict(to_check)
         if verdict is None:
             return []
+        if not verdict:
+            self._remember_clean(task)
         version = self.session.workspace.config.flink_version
-        hint = f"Flink {version}'s planner rejects it (flink_version in flinkx.yaml); `flinkx lint --no-planner` skips this check"
+        hint = f"Flink {version}'s planner rejects it (flink_version in flinkx.yaml); `--no-planner` skips this check"
         places = {(d.path, d.line, d.col) for d in found}
         out = []
         for finding in verdict:
@@ -80,6 +91,14 @@ class PlannerPass:
             if diag.path != task.display_path or not suppressed(task.text, diag):
                 out.append(diag)
         return out
+
+    def accepted_before(self, task: Task) -> bool:
+        """Whether the target's planner already accepted this task with exactly these inputs: asked
+        without compiling or resolving (a build asks it of the tasks whose summary is cached). The
+        task's summary key covers every input of its compiled script and declared functions."""
+        key = self._accepted_key(task)
+        index = self._clean_index() if key else None
+        return index is not None and key in index
 
     def _planned_here(self, task: Task, found: list[Diagnostic]) -> bool:
         ws = self.session.workspace
@@ -135,7 +154,40 @@ class PlannerPass:
                 self.note = f"the planner check ({CODE}) did not run: {exc}"
         return self._planner
 
+    def _clean_entry(self) -> tuple[Any, str] | None:
+        target = target_or_problem(self.session.workspace.config.flink_version)
+        root = self.session.cache.root
+        if isinstance(target, str) or root is None:
+            return None
+        key = canonical_hash([CLEAN_FORMAT, VERSION, _driver_version(target.version), target.libraries_version])
+        return entry_path(root / "planner", root, key), key
+
+    def _clean_index(self) -> dict[str, None] | None:
+        if self._clean is None:
+            entry = self._clean_entry()
+            stored = read_entry(entry[0], CLEAN_FORMAT, VERSION, entry[1]) if entry is not None else None
+            self._clean = dict.fromkeys(h for h in stored if isinstance(h, str)) if isinstance(stored, list) else {}
+        return self._clean
+
+    def _accepted_key(self, task: Task) -> str | None:
+        summary_key = self.session.summary_key(task)
+        return canonical_hash([self.session.mode, summary_key]) if summary_key else None
+
+    def _remember_clean(self, task: Task) -> None:
+        key = self._accepted_key(task)
+        index = self._clean_index() if key else None
+        if index is None or key is None:
+            return
+        index.pop(key, None)  # to the end: the newest survive the limit
+        index[key] = None
+        self._clean_changed = True
+
     def close(self) -> None:
+        if self._clean_changed and self._clean is not None:
+            entry = self._clean_entry()
+            if entry is not None:
+                write_entry(entry[0], CLEAN_FORMAT, VERSION, entry[1], list(self._clean)[-CLEAN_LIMIT:])
+            self._clean_changed = False
         if self._planner is not None:
             self._planner.close()
             self._planner = None

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from flinkx_build.commands.lint import NO_PLANNER_ENV
+from flinkx_build.commands.planner_switch import NO_PLANNER_ENV
 from tests.planner.conftest import jars_23  # noqa: F401 - the session fixture: Flink 2.3's jars
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "flink_targets"
