@@ -8,8 +8,10 @@ in the version's jars, and what the version removed or added against the version
 states a Flink fact by hand. Adding a version is one step (docs/flink-versions.md): generate
 its folder. A workspace picks its version with `flink_version` in flinkx.yaml.
 
-`data/flink_sink_casts.json` (Flink 1.20's implicit casts at a sink, planned by
-`scripts/gen_flink_data.py`) is still one file for every version; `data_text` reads it.
+The files in `data/` beside the version folders (`flink_reserved_words.json`,
+`flink_builtin_functions.txt`, `flink_types.txt`, `flink_sink_casts.json`) are the record of what
+lint used before the facts were generated per version: tests compare 1.20's facts with them and
+no code reads them.
 """
 from __future__ import annotations
 
@@ -78,6 +80,7 @@ class FlinkFacts:
     options: Mapping[str, OptionFact]
     factories: Mapping[str, FactoryFact]  # "connector:datagen", "format:json"
     removed: Mapping[str, RemovedOption]  # options the previous version read and this one does not
+    sink_casts: Mapping[str, Mapping[str, str]]  # target type root -> source root -> yes | no | depends
     types_added: frozenset[str] = field(default_factory=frozenset)  # against `previous`
     keywords_added: frozenset[str] = field(default_factory=frozenset)  # newly rejected bare
     functions_added: frozenset[str] = field(default_factory=frozenset)
@@ -157,6 +160,7 @@ def _load(version: str) -> FlinkFacts:
     _, options = _read(version, "options")
     _, factories = _read(version, "factories")
     _, removed = _read(version, "removed")
+    _, sink_casts = _read(version, "sink_casts")
     return FlinkFacts(
         version=version,
         full_version=full,
@@ -175,6 +179,7 @@ def _load(version: str) -> FlinkFacts:
                                      optional={k: _option(k, v) for k, v in f["optional"].items()})
                    for name, f in factories.items()},
         removed={k: RemovedOption(k, v["removed_in"], v.get("replacement")) for k, v in removed["options"].items()},
+        sink_casts=sink_casts,
         types_added=frozenset(removed.get("types_added", ())),
         keywords_added=frozenset(removed.get("keywords_added", ())),
         functions_added=frozenset(removed.get("functions_added", ())),

@@ -12,9 +12,8 @@ Writes, under flinkx_build/data/:
 * flink_reserved_words.json - Flink's documented reserved words (seed 001, section 保留关键字),
   each marked "error" when Flink 1.20's parser rejects it unquoted as an identifier (while the
   backtick-quoted form parses) in at least one of three places, else "warning".
-* flink_sink_casts.json - for each pair of column types, whether Flink accepts a query column of
-  the first type in an INSERT into a sink column of the second (its implicit casts at the sink),
-  by type root; a root whose precisions disagree is recorded as such.
+* (flink_sink_casts.json, the implicit casts at a sink, was written here for 1.20; it is now one
+  file per version from scripts/gen_flink_facts.py, and the old file stays as the test's record.)
 * flink_types.txt - the SQL type names of seed 001's supported-type list (and the synonyms
   Flink documents), each verified in a column definition by Flink's parser.
 
@@ -233,36 +232,6 @@ def write_functions(path: Path, sources: dict[str, set[str]], version: str) -> N
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-# One or more written forms per type root; the roots' verdicts must not depend on the form.
-SINK_CAST_TYPES = {
-    "TINYINT": ["TINYINT"], "SMALLINT": ["SMALLINT"], "INT": ["INT"], "BIGINT": ["BIGINT"],
-    "DECIMAL": ["DECIMAL(10, 2)", "DECIMAL(38, 10)", "DECIMAL(5, 0)"], "FLOAT": ["FLOAT"], "DOUBLE": ["DOUBLE"],
-    "BOOLEAN": ["BOOLEAN"], "CHAR": ["CHAR(5)", "CHAR(30)"], "VARCHAR": ["VARCHAR(10)", "STRING"],
-    "BINARY": ["BINARY(4)"], "VARBINARY": ["VARBINARY(10)", "BYTES"], "DATE": ["DATE"], "TIME": ["TIME(0)"],
-    "TIMESTAMP": ["TIMESTAMP(3)", "TIMESTAMP(9)"], "TIMESTAMP_LTZ": ["TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(6)"],
-}
-
-
-def sink_casts(session: FlinkSession) -> dict[str, dict[str, str]]:
-    """target root -> source root -> "yes" | "no" | "depends", planned by Flink's INSERT."""
-    forms = [(root, form) for root, written in SINK_CAST_TYPES.items() for form in written]
-    columns = ", ".join(f"c{i} {form}" for i, (_, form) in enumerate(forms))
-    tenv = session._new_tenv("stream")
-    tenv.executeSql(f"CREATE TABLE src ({columns}) WITH ('connector' = 'datagen')")
-    tenv.executeSql(f"CREATE TABLE snk ({columns}) WITH ('connector' = 'blackhole')")
-    verdicts: dict[str, dict[str, set[bool]]] = {}
-    for j, (target, _) in enumerate(forms):
-        for i, (source, _) in enumerate(forms):
-            try:
-                tenv.explainSql(f"INSERT INTO snk (c{j}) SELECT c{i} FROM src", session._text_format, session._no_details)
-                ok = True
-            except Exception:  # noqa: BLE001 - Flink's rejection is the answer
-                ok = False
-            verdicts.setdefault(target, {}).setdefault(source, set()).add(ok)
-    return {t: {s: ("yes" if v == {True} else "no" if v == {False} else "depends") for s, v in row.items()}
-            for t, row in verdicts.items()}
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=Path, default=DEFAULT_SEED,
@@ -328,14 +297,6 @@ def main() -> int:
                                                       encoding="utf-8")
         print(f"types: {len(accepted)} (refused in DDL: {', '.join(refused) or '-'})")
 
-        casts = sink_casts(session)
-        (args.out_dir / "flink_sink_casts.json").write_text(json.dumps({
-            "generated_by": (f"scripts/gen_flink_data.py: Flink {version} planning INSERT INTO snk (c) "
-                             "SELECT c FROM src for every pair of column types; casts[target][source]"),
-            "flink_version": version,
-            "casts": casts,
-        }, indent=1, sort_keys=False) + "\n", encoding="utf-8")
-        print(f"sink casts: {sum(v == 'yes' for row in casts.values() for v in row.values())} accepted pairs")
     print(f"done in {time.perf_counter() - began:.1f}s")
     return 0
 

@@ -24,6 +24,10 @@ flinkx_build/data/flink/<major.minor>/:
   values, default, fallback and deprecated keys, whether the field is @Deprecated.
 * factories.json - the table factories the jars ship (connectors and formats) with their
   required and optional options (type and enum values each).
+* sink_casts.json - for each pair of column type roots, whether the planner casts a query column
+  of the one into a sink column of the other by itself ("yes"), refuses ("no"), or decides by the
+  written form ("depends"), each pair planned as `INSERT INTO snk (c) SELECT c FROM src`
+  (SINK_CAST_FORMS below, one or more forms per root).
 * removed.json   - options of the previous generated version that this one no longer knows
   (and, for 2.0, the release notes' list: scripts/flink_facts/release_notes_removed.txt), with
   the replacement where the older jars name one; types and keywords this version adds.
@@ -54,6 +58,14 @@ GENERATED_BY = "scripts/gen_flink_facts.py from the jars of Apache Flink {versio
 
 # Candidate type names, each written as a column type: the SQL parser keeps no list of the type
 # names it accepts, so each is tried; only those that parse are written.
+# One or more written forms per type root; the roots' verdicts must not depend on the form.
+SINK_CAST_FORMS = {
+    "TINYINT": ["TINYINT"], "SMALLINT": ["SMALLINT"], "INT": ["INT"], "BIGINT": ["BIGINT"],
+    "DECIMAL": ["DECIMAL(10, 2)", "DECIMAL(38, 10)", "DECIMAL(5, 0)"], "FLOAT": ["FLOAT"], "DOUBLE": ["DOUBLE"],
+    "BOOLEAN": ["BOOLEAN"], "CHAR": ["CHAR(5)", "CHAR(30)"], "VARCHAR": ["VARCHAR(10)", "STRING"],
+    "BINARY": ["BINARY(4)"], "VARBINARY": ["VARBINARY(10)", "BYTES"], "DATE": ["DATE"], "TIME": ["TIME(0)"],
+    "TIMESTAMP": ["TIMESTAMP(3)", "TIMESTAMP(9)"], "TIMESTAMP_LTZ": ["TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(6)"],
+}
 TYPE_SAMPLES = {
     "CHAR": "CHAR(10)", "VARCHAR": "VARCHAR(10)", "STRING": "STRING", "BOOLEAN": "BOOLEAN",
     "BINARY": "BINARY(8)", "VARBINARY": "VARBINARY(8)", "BYTES": "BYTES",
@@ -111,7 +123,10 @@ def run_java(lib: Path) -> dict[str, Any]:
                        check=True, capture_output=True, text=True)
         samples = work / "types.tsv"
         samples.write_text("".join(f"{k}\t{v}\n" for k, v in TYPE_SAMPLES.items()), encoding="utf-8")
-        done = subprocess.run(["java", "-Xmx1g", "-cp", f"{classes}:{cp}", "FlinkFacts", str(samples)],
+        forms = work / "sink_cast_forms.tsv"
+        forms.write_text("".join(f"{root}\t{form}\n" for root, written in SINK_CAST_FORMS.items() for form in written),
+                         encoding="utf-8")
+        done = subprocess.run(["java", "-Xmx1g", "-cp", f"{classes}:{cp}", "FlinkFacts", str(samples), str(forms)],
                               capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             raise SystemExit(f"gen_flink_facts: FlinkFacts failed:\n{done.stderr[-2000:]}")
@@ -269,7 +284,7 @@ def generate(lib: Path, out_root: Path) -> tuple[str, dict[str, Any]]:
     version = raw["flink_version"]
     facts = {"keywords": keywords(raw["keywords"]), "functions": functions(raw["functions"]),
              "types": types(raw["types"], set(raw["keywords"])), "options": options(raw["options"]),
-             "factories": factories(raw["factories"])}
+             "factories": factories(raw["factories"]), "sink_casts": raw["sink_casts"]}
     folder = out_root / ".".join(version.split(".")[:2])
     folder.mkdir(parents=True, exist_ok=True)
     for name, value in facts.items():
@@ -279,7 +294,7 @@ def generate(lib: Path, out_root: Path) -> tuple[str, dict[str, Any]]:
 
 def load_generated(folder: Path) -> dict[str, Any]:
     facts = {}
-    for name in ("keywords", "functions", "types", "options", "factories"):
+    for name in ("keywords", "functions", "types", "options", "factories", "sink_casts"):
         facts[name] = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))[name]
     return facts
 

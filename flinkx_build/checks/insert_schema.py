@@ -35,7 +35,7 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
             ))
             continue
         for i, (output, (name, target)) in enumerate(zip(sm.outputs, targets)):
-            if implicit_cast(output.type, target) is False:
+            if implicit_cast(output.type, target, ws.config.flink_version) is False:
                 pos = items[i].pos if i < len(items) and items[i].pos is not None and not any(it.wildcard for it in items) else sm.sink_pos
                 out.append(Diagnostic(
                     path, pos.line, pos.col, "FX411",

@@ -4,10 +4,12 @@
 // Anything whose API moved between versions is reached by reflection, so one source serves
 // 1.19, 1.20 and 2.x.
 //
-//   java -cp "out:jars/*" FlinkFacts TYPE_SAMPLES_FILE < /dev/null > facts.json
+//   java -cp "out:jars/*" FlinkFacts TYPE_SAMPLES_FILE SINK_CAST_FORMS_FILE < /dev/null > facts.json
 //
 // TYPE_SAMPLES_FILE: one "NAME<TAB>SAMPLE" a line, each sample tried as a column type with the
 // SQL parser (the parser has no list of its type names to read).
+// SINK_CAST_FORMS_FILE: one "ROOT<TAB>TYPE" a line; every pair is planned as an INSERT of one
+// column into another (the planner's implicit casts at a sink are rules in its code, not a table).
 
 import java.io.File;
 import java.io.StringReader;
@@ -40,6 +42,7 @@ public final class FlinkFacts {
         field(out, "functions", functions());
         field(out, "types", types(args[0]));
         field(out, "options", options());
+        field(out, "sink_casts", sinkCasts(args[1]));
         out.append("\"factories\": ").append(factories()).append("\n}\n");
         System.out.write(out.toString().getBytes(StandardCharsets.UTF_8));
         System.out.flush();
@@ -251,6 +254,51 @@ public final class FlinkFacts {
         }
         o.append(", \"sql\": ").append(object(sql)).append("}");
         return o.toString();
+    }
+
+    // ---------------------------------------------------------------- implicit casts at a sink
+    // target root -> source root -> "yes" | "no" | "depends" (the forms of one root disagree)
+    static String sinkCasts(String formsFile) throws Exception {
+        List<String[]> forms = new ArrayList<>();
+        for (String line : Files.readAllLines(new File(formsFile).toPath(), StandardCharsets.UTF_8)) {
+            String[] cells = line.split("\t");
+            if (cells.length == 2) {
+                forms.add(cells);
+            }
+        }
+        List<String> columns = new ArrayList<>();
+        for (int i = 0; i < forms.size(); i++) {
+            columns.add("c" + i + " " + forms.get(i)[1]);
+        }
+        org.apache.flink.table.api.TableEnvironment tenv = org.apache.flink.table.api.TableEnvironment.create(
+                org.apache.flink.table.api.EnvironmentSettings.inStreamingMode());
+        String schema = "(" + String.join(", ", columns) + ")";
+        tenv.executeSql("CREATE TABLE src " + schema + " WITH ('connector' = 'datagen')");
+        tenv.executeSql("CREATE TABLE snk " + schema + " WITH ('connector' = 'blackhole')");
+        TreeMap<String, TreeMap<String, Set<Boolean>>> seen = new TreeMap<>();
+        for (int j = 0; j < forms.size(); j++) {
+            for (int i = 0; i < forms.size(); i++) {
+                boolean ok;
+                try {
+                    tenv.explainSql("INSERT INTO snk (c" + j + ") SELECT c" + i + " FROM src");
+                    ok = true;
+                } catch (Exception e) { // the planner's refusal is the answer
+                    ok = false;
+                }
+                seen.computeIfAbsent(forms.get(j)[0], k -> new TreeMap<>())
+                        .computeIfAbsent(forms.get(i)[0], k -> new TreeSet<>()).add(ok);
+            }
+        }
+        TreeMap<String, String> rows = new TreeMap<>();
+        for (Map.Entry<String, TreeMap<String, Set<Boolean>>> target : seen.entrySet()) {
+            TreeMap<String, String> row = new TreeMap<>();
+            for (Map.Entry<String, Set<Boolean>> source : target.getValue().entrySet()) {
+                Set<Boolean> v = source.getValue();
+                row.put(source.getKey(), str(v.size() > 1 ? "depends" : v.contains(true) ? "yes" : "no"));
+            }
+            rows.put(target.getKey(), object(row));
+        }
+        return object(rows);
     }
 
     // ---------------------------------------------------------------- configuration options

@@ -1,6 +1,6 @@
 """scripts/gen_flink_facts.py on the real jars: the committed catalogs are what it writes today,
 and the 1.20 catalog agrees with the data lint used before it (data/flink_reserved_words.json,
-data/flink_builtin_functions.txt, data/flink_types.txt, written by scripts/gen_flink_data.py)."""
+data/flink_builtin_functions.txt, data/flink_types.txt, data/flink_sink_casts.json, written by scripts/gen_flink_data.py)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,7 @@ from tests.facts.jars import skip_reason
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "flinkx_build" / "data"
-FILES = ("keywords", "functions", "types", "options", "factories", "removed")
+FILES = ("keywords", "functions", "types", "options", "factories", "removed", "sink_casts")
 
 
 @pytest.mark.flink
@@ -71,3 +71,14 @@ def test_120_types_are_the_types_lint_knew():
     lines = (DATA / "flink_types.txt").read_text().splitlines()
     old = {line.split("\t")[0] for line in lines if line and not line.startswith("#")}
     assert old == set(facts_for("1.20").sql_types)
+
+
+def test_120_sink_casts_are_the_casts_lint_knew():
+    old = json.loads((DATA / "flink_sink_casts.json").read_text())["casts"]
+    assert old == facts_for("1.20").sink_casts
+
+
+@pytest.mark.parametrize("version", ["1.20", "2.3"])
+def test_every_version_states_its_sink_casts(version):
+    casts = facts_for(version).sink_casts
+    assert casts["INT"]["BIGINT"] == "no" and casts["BIGINT"]["INT"] == "yes"  # widening only, on both planners
