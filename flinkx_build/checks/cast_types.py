@@ -7,6 +7,8 @@ the generated facts of each version (`flinkx_build/data/flink/<version>/`), neve
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
@@ -17,13 +19,12 @@ from flinkx_build.model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 
-_TYPE_NAMES = tuple(sorted(type_heads_of_any_version(), key=len, reverse=True))
-
-
+@lru_cache(maxsize=1)
 def flink_type_names() -> tuple[str, ...]:
     """The type names some supported Flink version's parser knows (the generated facts), longest
-    first. A name only another version has is FX124's (checks/flink_target.py), not this check's."""
-    return _TYPE_NAMES
+    first. A name only another version has is FX124's (checks/flink_target.py), not this check's.
+    Read on first use, not at import: importing the checks reads no version's facts."""
+    return tuple(sorted(type_heads_of_any_version(), key=len, reverse=True))
 
 
 def unknown_type_name(type_text: str) -> str | None:
