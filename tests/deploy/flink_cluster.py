@@ -50,7 +50,9 @@ class FlinkCluster:
         return f"http://127.0.0.1:{self.rest_port}"
 
     def env(self) -> dict[str, str]:
-        env = dict(os.environ)
+        # PyFlink's gateway leaves FLINK_HOME, FLINK_LIB_DIR, ... of the installed pyflink in os.environ
+        # (measured): the scripts would take the 1.20 jars for a 2.3 cluster started in the same session
+        env = {key: value for key, value in os.environ.items() if not key.startswith("FLINK_")}
         env.update(FLINK_HOME=str(self.home), FLINK_CONF_DIR=str(self.home / "conf"),
                    FLINK_LOG_DIR=str(self.home / "log"), FLINK_PID_DIR=str(self.home / "pids"))
         return env
