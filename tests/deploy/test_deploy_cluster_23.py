@@ -144,6 +144,22 @@ def test_an_incompatible_change_is_refused_on_2_3s_compiled_plans(deploy, cluste
     edit(task, "INTERVAL '2' MINUTE", "INTERVAL '1' MINUTE")  # back: the next test applies the workspace
 
 
+def test_an_upgrade_flink_cannot_restore_is_rolled_back_on_2_3(deploy, cluster_23, workspace_23):
+    """As on 1.20: a filter before the filesystem sink changes the operators' generated ids, 2.3 refuses
+    the savepoint, and apply runs the SQL deployed before from the savepoint it just took."""
+    old = running(cluster_23)["ods/archive_clicks"]
+    task = workspace_23 / "projects/ods/tasks/archive_clicks.sql"
+    edit(task, "FROM ods.clicks;", "FROM ods.clicks\nWHERE user_id IS NOT NULL;")
+    result = deploy("--apply")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    (line,) = [x for x in result.lines if x.startswith("flinkx: error: FX603 upgrade ods/archive_clicks")]
+    assert "Cannot map checkpoint/savepoint state for operator" in line
+    back, savepoint = re.search(r"rolled back: the previous SQL runs again as job (\w+), restored from (\S+) ", line).groups()
+    assert running(cluster_23)["ods/archive_clicks"] == back != old
+    assert rest(cluster_23, f"/jobs/{back}/checkpoints")["latest"]["restored"]["external_path"] == savepoint
+    edit(task, "FROM ods.clicks\nWHERE user_id IS NOT NULL;", "FROM ods.clicks;")  # the deployed SQL again
+
+
 def test_a_removed_tasks_job_is_stopped_with_a_savepoint_on_2_3(deploy, cluster_23, workspace_23):
     old = running(cluster_23)["ods/archive_clicks"]
     (workspace_23 / "projects/ods/tasks/archive_clicks.sql").unlink()
