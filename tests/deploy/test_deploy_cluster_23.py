@@ -4,7 +4,8 @@ The cluster is assembled from PyPI's two 2.3.0 wheels (tests/deploy/flink23.py) 
 module. The workspace is the deploy companion with `flink_version: "2.3"`: deploy plans and submits
 with flinkx's planner driver on the 2.3 jars (deploy/driver_client.py), no PyFlink 2.3 involved. The
 tests follow it in file order: create, a compatible upgrade restored from its savepoint, an
-incompatible one refused on 2.3's own compiled plans, a removed task; and a 1.20 workspace refused.
+incompatible one refused on 2.3's own compiled plans, an upgrade 2.3 cannot restore rolled back, a
+removed task; and a 1.20 workspace refused.
 """
 from __future__ import annotations
 
