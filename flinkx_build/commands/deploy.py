@@ -103,14 +103,14 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
 
 
 def _start_flink(session: Session, jars: list[Path]):
-    from flinkx_build.deploy.flink import DeployFlink
+    from flinkx_build.deploy.client import open_client
     from flinkx_build.deploy.flink import FlinkUnavailable
 
     ws = session.workspace
     try:
-        return DeployFlink(flink_log_dir(ws.cache_folder), jars)
+        return open_client(ws.config.flink_version, flink_log_dir(ws.cache_folder), jars)
     except FlinkUnavailable as exc:
-        raise UsageError(f"flinkx deploy needs the embedded Flink client: {exc}") from None
+        raise UsageError(f"flinkx deploy needs a Flink {ws.config.flink_version} client: {exc}") from None
 
 
 def _secrets(session: Session, plan) -> dict[str, str]:

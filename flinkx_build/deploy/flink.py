@@ -21,6 +21,7 @@ from urllib.parse import urlparse
 
 from flinkx_build import engine_settings
 from flinkx_build.deploy.identity import Statement
+from flinkx_build.deploy.planning import NO_INSERT
 from flinkx_build.deploy.planning import NotPlanned
 from flinkx_build.deploy.planning import prepare_standins
 from flinkx_build.deploy.planning import set_refusal
@@ -50,6 +51,48 @@ def refusal(messages: list[str]) -> str:
     if root and root[:60] not in summary:
         summary = f"{summary} -- {root}"
     return summary if len(summary) <= 600 else summary[:597] + "..."
+
+
+def submission_steps(statements: list[Statement]) -> list[tuple[str, ...]]:
+    """What submitting a job does with its statements, in order, on any Flink client: ("set", key, value)
+    for an allowed SET (a refused one stops here), ("execute", sql) for DDL with the real connectors and
+    functions, ("insert", sql) for each INSERT of the job's statement set."""
+    steps: list[tuple[str, ...]] = []
+    for stmt in statements:
+        if stmt.kind == "set":
+            pair = engine_settings.set_pair(stmt.text)
+            if pair:
+                why = set_refusal(pair[0])
+                if why:
+                    raise DeployFlinkError(why)
+                steps.append(("set", *pair))
+        elif stmt.kind == "insert":
+            steps.append(("insert", stmt.text))
+        elif stmt.kind in _EXECUTED:
+            steps.append(("execute", stmt.text))
+        # select, begin/end of a statement set: a task is one job; every INSERT joins it
+    if not any(step[0] == "insert" for step in steps):
+        raise DeployFlinkError(NO_INSERT)
+    return steps
+
+
+def submit_options(cluster_url: str, name: str, jars: list[Path], savepoint: str | None) -> dict[str, str]:
+    """flinkx's own settings of a submission; they win over the task's SETs."""
+    url = urlparse(cluster_url)
+    options = {
+        "execution.target": "remote",
+        "rest.address": url.hostname or "127.0.0.1",
+        "rest.port": str(url.port or 8081),
+        "pipeline.name": name,
+        "parallelism.default": "1",
+        # The client returns once the job is submitted; deploy then watches it over REST.
+        "execution.attached": "false",
+    }
+    if jars:
+        options["pipeline.jars"] = ";".join(p.as_uri() for p in jars)
+    if savepoint:
+        options["execution.savepoint.path"] = savepoint
+    return options
 
 
 class DeployFlink:
@@ -100,21 +143,13 @@ class DeployFlink:
         Only `submit` does this: it runs merged, reviewed SQL with the operator's jars."""
         config = tenv.getConfig().getConfiguration()
         inserts = []
-        for stmt in statements:
-            if stmt.kind == "set":
-                pair = engine_settings.set_pair(stmt.text)
-                if pair:
-                    why = set_refusal(pair[0])
-                    if why:
-                        raise DeployFlinkError(why)
-                    config.setString(*pair)
-            elif stmt.kind == "insert":
-                inserts.append(stmt.text)
-            elif stmt.kind in _EXECUTED:
-                self._call(lambda: tenv.executeSql(stmt.text), stmt.text)
-            # select, begin/end of a statement set: a task is one job; every INSERT joins it
-        if not inserts:
-            raise DeployFlinkError("the task has no INSERT: nothing to run as a job")
+        for step in submission_steps(statements):
+            if step[0] == "set":
+                config.setString(step[1], step[2])
+            elif step[0] == "insert":
+                inserts.append(step[1])
+            else:
+                self._call(lambda: tenv.executeSql(step[1]), step[1])
         return inserts
 
     def _statement_set(self, tenv: Any, inserts: list[str]) -> Any:
@@ -142,7 +177,7 @@ class DeployFlink:
         except NotPlanned as exc:
             raise DeployFlinkError(str(exc)) from None
         if not inserts:
-            raise DeployFlinkError("the task has no INSERT: nothing to run as a job")
+            raise DeployFlinkError(NO_INSERT)
         tenv.getConfig().getConfiguration().setString("parallelism.default", "1")
         statement_set = self._statement_set(tenv, inserts)
         return json.loads(str(self._call(lambda: statement_set.compilePlan().asJsonString())))
@@ -150,20 +185,7 @@ class DeployFlink:
     def submit(self, statements: list[Statement], cluster_url: str, name: str, job_parameters: dict[str, str],
                savepoint: str | None = None) -> str:
         """Plan the job here, run it on the cluster; its job id."""
-        url = urlparse(cluster_url)
-        options = {
-            "execution.target": "remote",
-            "rest.address": url.hostname or "127.0.0.1",
-            "rest.port": str(url.port or 8081),
-            "pipeline.name": name,
-            "parallelism.default": "1",
-            # The client returns once the job is submitted; deploy then watches it over REST.
-            "execution.attached": "false",
-        }
-        if self._jars:
-            options["pipeline.jars"] = ";".join(p.as_uri() for p in self._jars)
-        if savepoint:
-            options["execution.savepoint.path"] = savepoint
+        options = submit_options(cluster_url, name, self._jars, savepoint)
         tenv = self._tenv(options, job_parameters)
         inserts = self._prepare(tenv, statements)
         # flinkx's own settings win over the task's: the job's name is how deploy finds it again,

@@ -19,7 +19,6 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.impact.gitrev import Revision
 from flinkx_build.impact.gitrev import checkout
 from flinkx_build.pipeline import Session
-from flinkx_build.targets import target as target_named
 from flinkx_build.validate.contract import UdfStub
 
 
@@ -72,7 +71,7 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     """node id -> verdict, for the streaming tasks among `nodes` whose SQL changed on both sides.
     Both sides are planned with flinkx's stand-ins and no jar at all (deploy/planning.py); a side
     refused for loading code gets an unknown verdict, and its FX lines go into `refusals`."""
-    from flinkx_build.deploy.flink import DeployFlink
+    from flinkx_build.deploy.client import open_client
     from flinkx_build.deploy.flink import DeployFlinkError
 
     if work.mode != "stream":
@@ -96,14 +95,8 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     if not pairs:
         return verdicts
     ws = work.workspace
-    target = target_named(ws.config.flink_version)
-    if target is None or not target.from_extra:
-        # compiled plans come from the embedded 1.20 client only: its verdict would be another Flink's
-        why = (f"state compatibility is judged on Flink 1.20's compiled plans only; flink_version is "
-               f"{ws.config.flink_version} (docs/targets.md)")
-        verdicts.update({node: Verdict(UNKNOWN, reason=why) for node in pairs})
-        return verdicts
-    with DeployFlink(flink_log_dir(ws.cache_folder), []) as flink:
+    # the plans are compiled by the workspace's own Flink (2.3: the planner driver), never another's
+    with open_client(ws.config.flink_version, flink_log_dir(ws.cache_folder), []) as flink:
         for node, (old, new) in pairs.items():
             try:
                 verdicts[node] = classify(flink.compile_plan(list(old.statements), new.udfs),
@@ -123,4 +116,4 @@ def verdicts_for_impacts(repo: Path, base: Revision, head: Revision | None, pref
     try:
         return state_verdicts(repo, base, head, prefix, work, nodes, refusals)
     except FlinkUnavailable as exc:
-        raise UsageError(f"--state-compat needs the embedded Flink planner: {exc}") from None
+        raise UsageError(f"--state-compat needs a Flink {work.workspace.config.flink_version} planner: {exc}") from None

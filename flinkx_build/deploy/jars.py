@@ -1,4 +1,5 @@
-"""Which jars the embedded Flink client loads and ships: named by the workspace, provided by the host.
+"""Which jars deploy's Flink client (1.20's PyFlink, 2.3's planner driver) loads and ships: named by the
+workspace, provided by the host.
 
 A jar on the client's classpath runs code while a job is planned (connector factories, function
 classes), and `flinkx deploy --plan` / `flinkx impact --state-compat` run on pull requests. So the

@@ -30,8 +30,28 @@ _FUNCTIONS = frozenset({"CreateTempSystemFunctionOperation", "CreateTempCatalogF
                         "CreateCatalogFunctionOperation"})
 
 
+# The same lists, for the planner driver's deploy client (planner/java/.../DeployClient.java), which
+# applies them to Flink 2.x's parsed operations: the facts stay here.
+OPERATIONS = {"skipped": list(_SKIPPED_PREFIXES), "catalog_only": list(_CATALOG_ONLY_PREFIXES),
+              "loads_code": list(_LOADS_CODE_PREFIXES), "functions": sorted(_FUNCTIONS)}
+NO_INSERT = "the task has no INSERT: nothing to run as a job"
+
+
 class NotPlanned(Exception):
     """A statement flinkx does not run while planning; the message is one line."""
+
+
+def loads_code(operation: str, stmt: Statement) -> str:
+    return f"FX195 not planned: {operation} could load or run code on this machine: {_first_words(stmt)}"
+
+
+def not_a_plan(operation: str, stmt: Statement) -> str:
+    return f"not planned: {operation} is not a statement flinkx plans: {_first_words(stmt)}"
+
+
+def no_signature(function_name: str) -> str:
+    return (f"function '{function_name}' has no declared signature: flinkx plans functions only "
+            "through stand-ins of their declared return type")
 
 
 def set_refusal(key: str) -> str:
@@ -68,10 +88,10 @@ def prepare_standins(jvm: Any, tenv: Any, statements: list[Statement], udfs: tup
         elif name.startswith(_CATALOG_ONLY_PREFIXES) or standin.safe_catalog(operation):
             call(lambda: tenv.executeInternal(operation))
         elif name.startswith(_LOADS_CODE_PREFIXES):
-            raise NotPlanned(f"FX195 not planned: {name} could load or run code on this machine: {_first_words(stmt)}")
+            raise NotPlanned(loads_code(name, stmt))
         elif not name.startswith(_SKIPPED_PREFIXES):
             # CREATE TABLE ... AS SELECT and the like would run a job: never while planning
-            raise NotPlanned(f"not planned: {name} is not a statement flinkx plans: {_first_words(stmt)}")
+            raise NotPlanned(not_a_plan(name, stmt))
     return inserts
 
 
@@ -88,8 +108,7 @@ def _standin_function(jvm: Any, tenv: Any, operation: Any, name: str, udfs: tupl
         function_name = str(identifier.getObjectName())
     udf = standin.find_udf(udfs, function_name)
     if udf is None or udf.kind not in standin.UDF_CLASSES:
-        raise NotPlanned(f"function '{function_name}' has no declared signature: flinkx plans functions only "
-                         "through stand-ins of their declared return type")
+        raise NotPlanned(no_signature(function_name))
     instance = getattr(jvm.flinkx.standin, standin.UDF_CLASSES[udf.kind])(function_name, udf.returns)
     if identifier is None:
         call(lambda: tenv.createTemporarySystemFunction(function_name, instance))

@@ -1,12 +1,14 @@
 """Which Flink a deploy plans with, and whether the cluster runs the same (issue 29 item 5, the refusal).
 
-deploy plans and submits with the embedded PyFlink client, which is the default target's Flink; a plan
-made by one Flink version is not one another version runs (compiled plans, state layouts, options that
-were removed). So the workspace's flink_version, the client and the cluster must be the same minor
-release, or deploy stops before anything is planned or changed.
+deploy plans and submits with the client of the workspace's target: the embedded PyFlink for the flink
+extra's version (1.20), flinkx's planner driver on the target's own jars for the others (2.3;
+deploy/client.py). A plan made by one Flink version is not one another version runs (compiled plans,
+state layouts, options that were removed). So the workspace's flink_version, the client and the cluster
+must be the same minor release, or deploy stops before anything is planned or changed.
 """
 from __future__ import annotations
 
+from flinkx_build.targets import supported
 from flinkx_build.targets import target as target_named
 
 CODE = "FX305"
@@ -24,8 +26,8 @@ def version_refusal(url: str, flink_version: str, cluster_version: str) -> str:
         return (f"{CODE} the cluster at {url} runs Flink {cluster_version}, but the workspace's flink_version is "
                 f"{flink_version}: deploy to a {flink_version} cluster, or change flink_version (flinkx.yaml) "
                 "and validate on that version first")
-    target = target_named(flink_version)
-    if target is None or not target.from_extra:
-        return (f"{CODE} flinkx deploy plans and submits with the embedded Flink client (the flink extra's "
-                f"1.20); deploying Flink {flink_version} jobs is not supported yet (docs/targets.md)")
+    if target_named(flink_version) is None:
+        return (f"{CODE} flinkx deploy has no Flink client for flink_version {flink_version}: it deploys "
+                f"{supported()} (docs/targets.md)")
     return ""
+

@@ -43,10 +43,12 @@ class PlannerStats:
     per_task: dict[str, float] = field(default_factory=dict)
 
 
-def command(java: str, jar: Path, lib: Path, *mode: str) -> list[str]:
-    """The driver's command line: only flinkx's jar and the target's jars on the class path."""
+def command(java: str, jar: Path, lib: Path, *mode: str, jars: tuple[Path, ...] = ()) -> list[str]:
+    """The driver's command line: only flinkx's jar and the target's jars on the class path (and, for
+    `flinkx deploy --apply` alone, the operator's connector jars `jars`)."""
     extra = os.environ.get("JVM_ARGS", "").split()  # the user's, last so they win (as for the gateway)
-    return [java, *JVM_ARGS, *extra, "-cp", os.pathsep.join([str(jar), str(lib / "*")]), "flinkx.planner.Driver", *mode]
+    path = os.pathsep.join([str(jar), str(lib / "*"), *(str(j) for j in jars)])
+    return [java, *JVM_ARGS, *extra, "-cp", path, "flinkx.planner.Driver", *mode]
 
 
 class _Lines:
@@ -119,6 +121,12 @@ class Planner:
             self.stats.planning += spent
             self.stats.per_task[script.key] = spent
 
+    def ask(self, request: dict[str, Any], timeout: float = TASK_TIMEOUT) -> dict[str, Any]:
+        """One request other than a task's (deploy's, DeployClient.java): its answer, or PlannerStopped."""
+        self._next_id += 1
+        self._send({**request, "id": self._next_id})
+        return self._answer(timeout)
+
     def close(self) -> None:
         try:
             self._writer.close()
@@ -136,9 +144,9 @@ class Planner:
 class ChildPlanner(Planner):
     """A driver of this run's own (`--stdio`): ends when its stdin closes, i.e. with this process."""
 
-    def __init__(self, java: str, jar: Path, lib: Path) -> None:
+    def __init__(self, java: str, jar: Path, lib: Path, jars: tuple[Path, ...] = ()) -> None:
         started = time.perf_counter()
-        self._process = subprocess.Popen(command(java, jar, lib, "--stdio"), stdin=subprocess.PIPE,
+        self._process = subprocess.Popen(command(java, jar, lib, "--stdio", jars=jars), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(target=self._drain, daemon=True).start()

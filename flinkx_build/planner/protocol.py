@@ -89,3 +89,22 @@ def stopped(script: ScriptToValidate, why: str) -> FlinkFinding:
     first = script.statements[0] if script.statements else None
     return FlinkFinding(script.key, first.line if first else 1, first.col if first else 1,
                         f"validation stopped: {why}", "semantic", extra={"internal": True})
+
+
+# --- flinkx deploy's client (DeployClient.java) --------------------------------------------------
+
+def compile_plan_request(statements: list[tuple[str, str]], udfs: list[dict[str, str]],
+                         operations: dict[str, list[str]]) -> dict[str, Any]:
+    """COMPILE PLAN JSON of a job planned with the stand-ins: statements as (kind, sql); `operations` are
+    deploy/planning.py's lists of Flink operation classes to skip, execute, refuse or stand in for."""
+    return {"deploy": "compile_plan", "statements": [{"kind": kind, "sql": sql} for kind, sql in statements],
+            "udfs": udfs, "operations": operations}
+
+
+def submit_request(steps: list[tuple[str, ...]], options: dict[str, str], job_parameters: dict[str, str],
+                   remove_keys: list[str]) -> dict[str, Any]:
+    """Submit a job: steps ("set", key, value) / ("execute", sql) / ("insert", sql) in order, then flinkx's
+    `options` over the task's, `remove_keys` removed; the answer carries "job_id"."""
+    wire = [{"set": [step[1], step[2]]} if step[0] == "set" else {step[0]: step[1]} for step in steps]
+    return {"deploy": "submit", "steps": wire, "options": options, "job_parameters": job_parameters,
+            "remove_keys": remove_keys}

@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import IO
 
 from flinkx_build.planner import jars
@@ -48,9 +49,10 @@ def planner_problem(flink_version: str, *, fetch: bool) -> str | None:
 
 
 def open_planner(flink_version: str, *, fetch: bool = True, warm: bool = False,
-                 progress: IO[str] | None = None) -> Planner:
+                 progress: IO[str] | None = None, extra_jars: tuple[Path, ...] = ()) -> Planner:
     """The target's planner: its jars (fetched on first use when `fetch`), the driver jar, then a
-    child process (`warm=False`) or the warm service."""
+    child process (`warm=False`) or the warm service. `extra_jars` (the operator's, for deploy --apply
+    only) go on a child's class path; the warm service never loads them."""
     problem = planner_problem(flink_version, fetch=fetch)
     if problem is not None:
         raise PlannerUnavailable(problem)
@@ -60,12 +62,12 @@ def open_planner(flink_version: str, *, fetch: bool = True, warm: bool = False,
         lib = jars.jars_lib(target, progress)
         jar = driver_jar(target, lib, java_tool("javac"))
         java = java_tool("java") or "java"
-        if warm:
+        if warm and not extra_jars:
             try:
                 return warm_planner(target, java, jar, lib)
             except PlannerStopped:
                 pass  # no service here (a path too long, a start failure): a child of this run instead
-        return ChildPlanner(java, jar, lib)
+        return ChildPlanner(java, jar, lib, extra_jars)
     except (jars.JarsUnavailable, DriverUnavailable) as exc:
         raise PlannerUnavailable(str(exc)) from None
     except PlannerStopped as exc:

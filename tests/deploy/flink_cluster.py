@@ -1,6 +1,7 @@
-"""A real standalone Flink cluster (one JobManager, one TaskManager) from the pyflink package.
+"""A real standalone Flink cluster (one JobManager, one TaskManager) from the pyflink package(s).
 
-The pyflink wheel ships a whole Flink distribution. It is made into a private FLINK_HOME in a
+The pyflink 1.20 wheel ships a whole Flink distribution; for 2.3 the scripts and configuration come
+from the `apache-flink` 2.3.0 wheel and the jars from `apache-flink-libraries` (flink23.py). It is made into a private FLINK_HOME in a
 temporary folder (bin and conf copied, so the scripts resolve FLINK_HOME to the copy; lib, opt and
 plugins linked), with its own config.yaml: free ports for REST and RPC, pid and log files inside
 the folder (the scripts default to /tmp, where another cluster on the machine would collide),
@@ -49,7 +50,9 @@ class FlinkCluster:
         return f"http://127.0.0.1:{self.rest_port}"
 
     def env(self) -> dict[str, str]:
-        env = dict(os.environ)
+        # PyFlink's gateway leaves FLINK_HOME, FLINK_LIB_DIR, ... of the installed pyflink in os.environ
+        # (measured): the scripts would take the 1.20 jars for a 2.3 cluster started in the same session
+        env = {key: value for key, value in os.environ.items() if not key.startswith("FLINK_")}
         env.update(FLINK_HOME=str(self.home), FLINK_CONF_DIR=str(self.home / "conf"),
                    FLINK_LOG_DIR=str(self.home / "log"), FLINK_PID_DIR=str(self.home / "pids"))
         return env
@@ -78,18 +81,37 @@ class FlinkCluster:
         return "\n".join(parts)
 
 
-def make_home(root: Path) -> FlinkCluster:
+@dataclass(frozen=True)
+class Distribution:
+    """Where a Flink distribution's parts are: scripts and configuration (`bin`, `conf`) and jars."""
+
+    scripts: Path  # holds bin/ and conf/
+    lib: Path
+    opt: Path | None = None
+    plugins: Path | None = None
+
+
+def pyflink_distribution() -> Distribution:
+    """The 1.20 distribution inside the installed pyflink package (the flink extra)."""
     source = pyflink_home()
+    return Distribution(source, source / "lib", source / "opt", source / "plugins")
+
+
+def make_home(root: Path, source: Distribution | None = None) -> FlinkCluster:
+    source = source or pyflink_distribution()
     home = root / "flink-home"
     home.mkdir(parents=True)
     for name in ("bin", "conf"):
-        shutil.copytree(source / name, home / name)
+        shutil.copytree(source.scripts / name, home / name)
     # The scripts list lib/ with `find`, which does not enter a linked folder: link each jar.
-    for name in ("lib", "opt"):
+    for name, folder in (("lib", source.lib), ("opt", source.opt)):
         (home / name).mkdir()
-        for jar in (source / name).iterdir():
+        for jar in (folder.iterdir() if folder else ()):
             (home / name / jar.name).symlink_to(jar)
-    (home / "plugins").symlink_to(source / "plugins", target_is_directory=True)
+    if source.plugins is not None:
+        (home / "plugins").symlink_to(source.plugins, target_is_directory=True)
+    else:
+        (home / "plugins").mkdir()
     for name in ("log", "pids", "savepoints", "tmp"):
         (home / name).mkdir()
     rest_port = free_port()
@@ -110,9 +132,9 @@ def make_home(root: Path) -> FlinkCluster:
     return FlinkCluster(home, rest_port, home / "savepoints")
 
 
-def start_cluster(root: Path, timeout: float = 90.0) -> FlinkCluster:
+def start_cluster(root: Path, timeout: float = 90.0, source: Distribution | None = None) -> FlinkCluster:
     began = time.monotonic()
-    cluster = make_home(root)
+    cluster = make_home(root, source)
     cluster.script("jobmanager.sh", "start")
     cluster.script("taskmanager.sh", "start")
     deadline = began + timeout

@@ -9,6 +9,7 @@ import pytest
 from flinkx_build.validate.engine import flink_available
 from tests.deploy.conftest import WORKSPACE
 from tests.graph.gitrepo import git
+from tests.planner.conftest import needs_planner
 
 _REASON = flink_available()
 pytestmark = [pytest.mark.flink, pytest.mark.skipif(_REASON is not None, reason=f"Flink unavailable: {_REASON}")]
@@ -40,8 +41,10 @@ def test_impact_shows_the_verdict_of_each_changed_streaming_task(cli, tmp_path):
     assert "state_compatibility" not in plain.stdout  # only behind the option
 
 
-def test_a_workspace_on_another_flink_gets_unknown_verdicts_not_1_20s(cli, tmp_path):
-    """--state-compat compiles plans with the 1.20 client: for a 2.3 workspace it says so instead of answering."""
+@pytest.mark.network
+@needs_planner("2.3")
+def test_a_2_3_workspace_is_judged_on_2_3s_compiled_plans(cli, tmp_path):
+    """--state-compat compiles both sides with the workspace's own Flink: 2.3's planner driver, not 1.20's client."""
     repo = tmp_path / "repo"
     shutil.copytree(WORKSPACE, repo / "deploy", ignore=shutil.ignore_patterns(".flinkx-cache", "build"))
     config = repo / "deploy/flinkx.yaml"
@@ -51,8 +54,12 @@ def test_a_workspace_on_another_flink_gets_unknown_verdicts_not_1_20s(cli, tmp_p
     git(repo, "commit", "-q", "-m", "base")
     window = repo / "deploy/projects/dws/tasks/clicks_1m.sql"
     window.write_text(window.read_text().replace("INTERVAL '1' MINUTE", "INTERVAL '2' MINUTE"))
+    counts = repo / "deploy/projects/dws/tasks/user_clicks.sql"
+    counts.write_text(counts.read_text().replace("FROM ods.clicks\n", "FROM ods.clicks\nWHERE url <> ''\n"))
     result = cli("impact", str(repo / "deploy"), "--base", "HEAD", "--state-compat", "--format", "json", "--fail-on", "never")
     assert result.exit_code == 0, result.stdout + result.stderr
-    verdict = {i["node"]: i for i in json.loads(result.stdout)["impacts"]}["task.dws.clicks_1m"]["state_compatibility"]
-    assert verdict["verdict"] == "unknown"
-    assert "judged on Flink 1.20's compiled plans only; flink_version is 2.3" in json.dumps(verdict)
+    impacts = {i["node"]: i for i in json.loads(result.stdout)["impacts"]}
+    window_verdict = impacts["task.dws.clicks_1m"]["state_compatibility"]
+    assert window_verdict["verdict"] == "incompatible"
+    assert "window type or size changed: TumblingWindow(size=PT1M) -> TumblingWindow(size=PT2M)" in window_verdict["summary"]
+    assert impacts["task.dws.user_clicks"]["state_compatibility"]["verdict"] == "compatible"

@@ -16,7 +16,11 @@ def test_a_cluster_of_another_version_is_refused():
                                                             "workspace's flink_version is 1.20")
 
 
-def test_a_target_the_client_is_not_is_refused_even_on_its_own_cluster():
-    refusal = version_refusal(URL, "2.3", "2.3.0")
-    assert refusal.startswith("FX305 flinkx deploy plans and submits with the embedded Flink client")
-    assert "deploying Flink 2.3 jobs is not supported yet" in refusal
+def test_every_target_deploys_on_a_cluster_of_its_own_version():
+    """2.3 has a client now (the planner driver, deploy/driver_client.py): no longer "not supported yet"."""
+    assert version_refusal(URL, "2.3", "2.3.0") == ""
+    assert version_refusal(URL, "2.3", "") == ""
+
+
+def test_a_version_without_a_client_is_refused():
+    assert version_refusal(URL, "9.9", "").startswith("FX305 flinkx deploy has no Flink client for flink_version 9.9: it deploys 1.20, 2.3")

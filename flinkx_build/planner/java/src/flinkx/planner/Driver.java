@@ -31,7 +31,8 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
  * </pre>
  * A conversation starts with {"policy": {...}} (flinkx's allow-lists, see Policy), then each line is
  * {"id", "mode", "statements": [{"sql", "skip"}], "udfs": [...]} and gets {"id", "findings", "ms"};
- * {"ping": true} gets {"pong": true, "flink": version}; {"stop": true} ends a service. With --socket the
+ * {"ping": true} gets {"pong": true, "flink": version}; {"stop": true} ends a service; {"deploy": ...} is
+ * flinkx deploy's client (DeployClient). With --socket the
  * driver is the warm service lint and the language server share: it exits after N idle seconds.
  */
 public final class Driver {
@@ -130,6 +131,10 @@ public final class Driver {
                     return true;
                 } else if (planner == null) {
                     answer.put("error", "no policy sent before the first task");
+                } else if (request.has("deploy")) { // flinkx deploy's client requests (DeployClient)
+                    synchronized (PLANNING) {
+                        DeployClient.answer(planner.policy, request, answer);
+                    }
                 } else {
                     long began = System.nanoTime();
                     synchronized (PLANNING) {

@@ -49,7 +49,7 @@ final class ScriptPlanner {
             "SqlAlterTableCompact", "SqlCreateMaterializedTable", "SqlCreateCatalog", "SqlAlterCatalog",
             "SqlCreateModel", "SqlAlterModel", "SqlUseModules"));
 
-    private final Policy policy;
+    final Policy policy; // DeployClient applies the same allow-lists
     private final Object calcite;
     private final Object extended;
 

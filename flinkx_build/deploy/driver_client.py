@@ -1,0 +1,107 @@
+"""deploy's Flink client for a target other than the flink extra's (Flink 2.3): flinkx's planner driver.
+
+`DeployFlink` (flink.py) compiles plans and submits jobs through PyFlink's gateway, which is Flink 1.20.
+For another target the same two things go to the planner driver (planner/java/.../DeployClient.java)
+running on that target's own jars, so no second Python environment is needed. The driver is a child
+process of this run (never the warm service): `--apply` puts the operator's jars on its class path,
+and it ends with the run. Planning uses the same stand-ins and refusals as on 1.20 (planning.py's lists
+travel with each request); stop-with-savepoint and cancel go over the REST API (cluster.py) either way.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from flinkx_build.deploy import planning
+from flinkx_build.deploy.flink import DeployFlinkError
+from flinkx_build.deploy.flink import FlinkUnavailable
+from flinkx_build.deploy.flink import refusal
+from flinkx_build.deploy.flink import submission_steps
+from flinkx_build.deploy.flink import submit_options
+from flinkx_build.deploy.identity import Statement
+from flinkx_build.planner import protocol
+from flinkx_build.planner.process import Planner
+from flinkx_build.planner.process import PlannerStopped
+from flinkx_build.planner.session import PlannerUnavailable
+from flinkx_build.planner.session import open_planner
+from flinkx_build.validate.contract import UdfStub
+
+
+class DriverFlink:
+    """The interface of DeployFlink (`flink_version`, `compile_plan`, `submit`, `close`) on the driver."""
+
+    def __init__(self, flink_version: str, jars: list[Path]) -> None:
+        self._jars = [Path(j).resolve() for j in jars]
+        try:
+            self._planner: Planner | None = open_planner(flink_version, fetch=True, warm=False,
+                                                         extra_jars=tuple(self._jars))
+        except PlannerUnavailable as exc:
+            raise FlinkUnavailable(str(exc)) from None
+        self.flink_version = self._planner.flink_version
+
+    def close(self) -> None:
+        if self._planner is not None:
+            self._planner.close()
+            self._planner = None
+
+    def __enter__(self) -> DriverFlink:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def _ask(self, request: dict[str, Any], statements: list[Statement]) -> dict[str, Any]:
+        if self._planner is None:
+            raise DeployFlinkError("the Flink client was closed")
+        try:
+            answer = self._planner.ask(request)
+        except PlannerStopped as exc:
+            self.close()
+            raise DeployFlinkError(f"the Flink {self.flink_version} client stopped: {exc}") from None
+        if "not_planned" in answer:
+            raise DeployFlinkError(_not_planned(answer["not_planned"], statements))
+        if "messages" in answer:
+            raise DeployFlinkError(refusal([str(m) for m in answer["messages"]]))
+        if "error" in answer:
+            raise DeployFlinkError(f"the Flink {self.flink_version} client refused the request: {answer['error']}")
+        return answer
+
+    def compile_plan(self, statements: list[Statement], udfs: tuple[UdfStub, ...] = ()) -> dict[str, Any]:
+        """Flink's COMPILE PLAN JSON of the task's job, planned with flinkx's stand-ins (planning.py)."""
+        request = protocol.compile_plan_request([(s.kind, s.text) for s in statements],
+                                                [{"name": u.name, "returns": u.returns, "kind": u.kind} for u in udfs],
+                                                planning.OPERATIONS)
+        answer = self._ask(request, statements)
+        try:
+            return json.loads(str(answer.get("plan", "")))
+        except ValueError:
+            raise DeployFlinkError(f"the Flink {self.flink_version} client returned no compiled plan") from None
+
+    def submit(self, statements: list[Statement], cluster_url: str, name: str, job_parameters: dict[str, str],
+               savepoint: str | None = None) -> str:
+        """Plan the job in the driver, run it on the cluster; its job id."""
+        options = submit_options(cluster_url, name, self._jars, savepoint)
+        request = protocol.submit_request(submission_steps(statements), options, job_parameters,
+                                          [] if self._jars else ["pipeline.jars"])
+        job_id = str(self._ask(request, statements).get("job_id") or "")
+        if not job_id:
+            raise DeployFlinkError("Flink returned no job id for the submission")
+        return job_id
+
+
+def _not_planned(detail: dict[str, Any], statements: list[Statement]) -> str:
+    """flinkx's words for a statement the driver did not plan (the same as on 1.20, planning.py)."""
+    why, operation = str(detail.get("why", "")), str(detail.get("operation", ""))
+    index = detail.get("index", -1)
+    stmt = statements[index] if isinstance(index, int) and 0 <= index < len(statements) else Statement("other", "")
+    if why == "set":
+        return planning.set_refusal(str(detail.get("key", ""))) or f"SET '{detail.get('key')}' is not planned"
+    if why == "loads_code":
+        return planning.loads_code(operation, stmt)
+    if why == "udf":
+        return planning.no_signature(str(detail.get("function", "")))
+    if why == "no_insert":
+        return planning.NO_INSERT
+    return planning.not_a_plan(operation, stmt)
