@@ -35,6 +35,10 @@ class PlannerStopped(Exception):
     """The driver died or stopped answering."""
 
 
+class PlannerTimeout(PlannerStopped):
+    """The driver is there but did not answer in time."""
+
+
 @dataclass
 class PlannerStats:
     start: float = 0.0  # seconds until the driver answered its first line
@@ -68,7 +72,7 @@ class _Lines:
         try:
             raw = self._queue.get(timeout=timeout)
         except queue.Empty:
-            raise PlannerStopped(f"the planner did not answer within {timeout:.0f} s") from None
+            raise PlannerTimeout(f"the planner did not answer within {timeout:.0f} s") from None
         if raw is None:
             raise PlannerStopped("the planner ended")
         try:
@@ -118,6 +122,13 @@ class Planner:
             self.stats.tasks += 1
             self.stats.planning += spent
             self.stats.per_task[script.key] = spent
+
+    def ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """One request of another kind than planning (`{"test": ...}`: testing/driver_run.py) and its answer;
+        PlannerStopped (PlannerTimeout) when the driver is gone (does not answer within `timeout`)."""
+        self._next_id += 1
+        self._send({**request, "id": self._next_id})
+        return self._answer(timeout)
 
     def close(self) -> None:
         try:

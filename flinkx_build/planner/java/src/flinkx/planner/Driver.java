@@ -31,7 +31,8 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
  * </pre>
  * A conversation starts with {"policy": {...}} (flinkx's allow-lists, see Policy), then each line is
  * {"id", "mode", "statements": [{"sql", "skip"}], "udfs": [...]} and gets {"id", "findings", "ms"};
- * {"ping": true} gets {"pong": true, "flink": version}; {"stop": true} ends a service. With --socket the
+ * {"ping": true} gets {"pong": true, "flink": version}; {"stop": true} ends a service; {"test": {...}} runs one
+ * case of flinkx test (TestJob). With --socket the
  * driver is the warm service lint and the language server share: it exits after N idle seconds.
  */
 public final class Driver {
@@ -107,6 +108,7 @@ public final class Driver {
     private static boolean converse(InputStream input, PrintStream out) throws IOException {
         BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
         ScriptPlanner planner = null;
+        Policy policy = null;
         String line;
         while ((line = reader.readLine()) != null) {
             lastUse = System.nanoTime();
@@ -119,6 +121,7 @@ public final class Driver {
                 answer.set("id", request.get("id"));
                 if (request.has("policy")) {
                     planner = planner(request.get("policy"));
+                    policy = Policy.from(request.get("policy"));
                     answer.put("ready", true);
                 } else if (request.path("ping").asBoolean(false)) {
                     answer.put("pong", true);
@@ -128,6 +131,10 @@ public final class Driver {
                     answer.put("stopping", true);
                     out.println(JSON.writeValueAsString(answer));
                     return true;
+                } else if (request.has("test") && policy != null) {
+                    synchronized (PLANNING) { // flinkx test: one case's job (TestJob)
+                        answer.setAll(TestJob.run(policy, request.get("test")));
+                    }
                 } else if (planner == null) {
                     answer.put("error", "no policy sent before the first task");
                 } else {
