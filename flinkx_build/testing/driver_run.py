@@ -123,7 +123,7 @@ class DriverTestRunner:
         self.flink_version = flink_version
         self.timeout = timeout
         self._opener = opener
-        self._grace = answer_grace
+        self.answer_grace = answer_grace
         self._planner: Planner | None = None
         self._runs = 0
         self._driver()  # a missing Java or jars is an environment problem before the first case
@@ -159,10 +159,10 @@ class DriverTestRunner:
             result.seconds = time.perf_counter() - began
             return result
         try:
-            answer = self._driver().ask(request, self.timeout + self._grace)
+            answer = self._driver().ask(request, self.timeout + self.answer_grace)
         except PlannerTimeout:
             self.close()  # a driver that stopped answering is stopped; the next case starts another
-            waited = self.timeout + self._grace
+            waited = self.timeout + self.answer_grace
             result.error = (f"FX314 the Flink {self.flink_version} driver did not answer within {waited:g} s "
                             "and was stopped (the next test starts a new one)")
         except PlannerStopped as exc:
