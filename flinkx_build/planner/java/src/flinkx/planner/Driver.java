@@ -49,7 +49,7 @@ public final class Driver {
         System.setOut(System.err);
         if (args.length >= 1 && args[0].equals("--stdio")) {
             converse(System.in, protocol);
-            return;
+            System.exit(0); // stdin closed: the end, also for a test job's MiniCluster threads, which are not daemons
         }
         if (args.length >= 4 && args[0].equals("--socket") && args[2].equals("--idle-seconds")) {
             serve(Path.of(args[1]), Long.parseLong(args[3]));
