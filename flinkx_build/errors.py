@@ -121,6 +121,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX303": ("error", "the target's planner cannot be set up here"),
     "FX304": ("error", "a downloaded Flink wheel does not match its pinned checksum"),
     "FX305": ("error", "the cluster, the client and flink_version are not the same Flink"),
+    "FX314": ("error", "a test's Flink job did not finish within --timeout"),
     # flinkx test (flinkx_build/testing/, docs/testing.md)
     "FX500": ("error", "invalid test file"),
     "FX501": ("error", "unknown task"),

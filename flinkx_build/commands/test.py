@@ -19,12 +19,19 @@ from flinkx_build.errors import WorkspaceErrors
 TESTED_ENGINES = ("flink", "vvr")
 
 
-def _flink_problem() -> str | None:
-    """The same message `flinkx validate` gives when Flink or Java is missing."""
+def _flink_problem(flink_version: str) -> str | None:
+    """The same message `flinkx validate` gives when Flink or Java is missing. A target other than the
+    `flink` extra's (2.3) runs on flinkx's driver: it needs Java and that version's jars (fetched on first use)."""
     from flinkx_build.commands import validate
+    from flinkx_build.planner.session import planner_problem
+    from flinkx_build.targets import target
     from flinkx_build.validate import engine
     from flinkx_build.validate import jvm
 
+    found = target(flink_version)
+    if found is not None and not found.from_extra:
+        problem = planner_problem(found.version, fetch=True)
+        return f"flinkx test needs Java 17: {problem}" if problem == jvm.JAVA_MISSING else problem
     reason = engine.flink_available()
     if reason is None:
         return None
@@ -45,18 +52,18 @@ def _flink_problem() -> str | None:
               help="Seconds one test's Flink job may run.")
 def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Path | None,
             timeout: float) -> None:
-    """Run the tests under projects/*/tests/ on the embedded Apache Flink (PyFlink)."""
+    """Run the tests under projects/*/tests/ on the workspace's Flink (1.20: the embedded PyFlink; 2.3: its own jars)."""
     from flinkx_build.testing import report
     from flinkx_build.testing.run import FlinkUnavailable
     from flinkx_build.testing.suite import load_suite
     from flinkx_build.testing.suite import run_suite
 
     started = time.perf_counter()
-    problem = _flink_problem()
-    if problem:
-        raise UsageError(problem)
     session = open_session(workspace)
     ws = session.workspace
+    problem = _flink_problem(ws.config.flink_version)
+    if problem:
+        raise UsageError(problem)
     if ws.config.engine not in TESTED_ENGINES:
         raise UsageError(f"flinkx test runs Apache Flink SQL; engine '{ws.config.engine}' cannot be tested (use engine flink or vvr)")
     suite = load_suite(session, selectors)

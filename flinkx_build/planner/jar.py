@@ -19,10 +19,11 @@ from flinkx_build.validate.jvm import JAVA_DIR as STANDIN_DIR
 
 JAVA_DIR = Path(__file__).with_name("java")
 JAR_NAME = "flinkx-planner.jar"
-# the stand-in functions are shared with `flinkx test` (any arguments, the declared result type); the
-# stand-in connector is not: the test one runs rows through SourceFunction, which Flink 2.0 removed
+# the stand-in functions and the fixture wire format are shared with PyFlink's `flinkx test` (any arguments, the
+# declared result type); the stand-in connector is not: PyFlink's runs rows through SourceFunction, which Flink 2.0
+# removed, so the driver has its own on Source V2 / Sink V2 (java/src/flinkx/standin/Fixture*.java)
 SHARED_SOURCES = ("StandinScalarFunction.java", "StandinTableFunction.java", "StandinAggregateFunction.java",
-                  "StandinTypes.java", "FixtureValues.java")
+                  "StandinTypes.java", "FixtureValues.java", "Fixture.java", "Collected.java")
 JAVA_MISSING = "Java was not found: install a Java 17 JDK (java and javac) and put it on PATH or set JAVA_HOME"
 
 

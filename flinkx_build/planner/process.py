@@ -35,6 +35,10 @@ class PlannerStopped(Exception):
     """The driver died or stopped answering."""
 
 
+class PlannerTimeout(PlannerStopped):
+    """The driver is there but did not answer in time."""
+
+
 @dataclass
 class PlannerStats:
     start: float = 0.0  # seconds until the driver answered its first line
@@ -70,7 +74,7 @@ class _Lines:
         try:
             raw = self._queue.get(timeout=timeout)
         except queue.Empty:
-            raise PlannerStopped(f"the planner did not answer within {timeout:.0f} s") from None
+            raise PlannerTimeout(f"the planner did not answer within {timeout:.0f} s") from None
         if raw is None:
             raise PlannerStopped("the planner ended")
         try:
@@ -122,7 +126,9 @@ class Planner:
             self.stats.per_task[script.key] = spent
 
     def ask(self, request: dict[str, Any], timeout: float = TASK_TIMEOUT) -> dict[str, Any]:
-        """One request other than a task's (deploy's, DeployClient.java): its answer, or PlannerStopped."""
+        """One request of another kind than planning (deploy's: DeployClient.java; a test case's:
+        testing/driver_run.py) and its answer; PlannerStopped (PlannerTimeout) when the driver is gone
+        (does not answer within `timeout`)."""
         self._next_id += 1
         self._send({**request, "id": self._next_id})
         return self._answer(timeout)

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
 from xml.etree import ElementTree as ET
 
 from flinkx_build.testing.compare import TableVerdict
+
+_CODED = re.compile(r"FX\d{3} ")
 
 
 @dataclass
@@ -21,6 +24,7 @@ class CaseResult:
     seconds: float
     tables: list[TableVerdict] = field(default_factory=list)
     error: str = ""  # Flink's message when the job did not run
+    col: int = 1  # of the case in its test file
 
     @property
     def title(self) -> str:
@@ -35,7 +39,9 @@ def human(results: list[CaseResult], seconds: float) -> str:
         mode = " [batch]" if result.mode == "batch" else ""
         where = "" if result.status == "pass" else f"  {result.path}:{result.line}"
         lines.append(f"{mark}  {result.title}{mode} ({result.seconds:.1f} s){where}")
-        if result.error:
+        if result.error and _CODED.match(result.error):  # flinkx's own finding (FX314): one FX line at the case
+            lines.append(f"      {result.path}:{result.line}:{result.col}: {result.error}")
+        elif result.error:
             lines.append(f"      Flink could not run the test: {result.error}")
         for verdict in result.tables:
             if verdict.ok:

@@ -32,6 +32,7 @@ from flinkx_build.testing.values import convert
 from flinkx_build.testing.values import to_wire
 from flinkx_build.validate import jvm as jvmlib
 from flinkx_build.validate import standin
+from flinkx_build.validate.contract import UdfStub
 from flinkx_build.validate.findings import java_messages
 from flinkx_build.validate.findings import statement_sql
 from flinkx_build.validate.findings import summarize
@@ -54,6 +55,10 @@ class FlinkUnavailable(Exception):
 
 class NotRunnable(ValueError):
     """A statement a test does not run (it could reach outside the stand-ins)."""
+
+
+class JobTimeout(Exception):
+    """A case's job did not finish within --timeout; it was cancelled."""
 
 
 @dataclass
@@ -141,7 +146,7 @@ class TestRunner:
                 raw = json.loads(str(self._jvm.flinkx.standin.Collected.take(prefix + name)))
                 result.written.setdefault(info.key, []).extend(_read_back(raw, info))
         except Exception as exc:  # noqa: BLE001 - a case error is a failed case, never a traceback
-            result.error = (str(exc) if isinstance(exc, NotRunnable) else _job_failure(exc)
+            result.error = (str(exc) if isinstance(exc, (NotRunnable, JobTimeout)) else _job_failure(exc)
                             or summarize(java_messages(exc))[0] or f"{type(exc).__name__}: {exc}")
             if self._gateway is not None and not self._gateway.alive():
                 self.close()
@@ -222,11 +227,8 @@ class TestRunner:
 
     def _create_function(self, tenv: Any, sql: str, script: CompiledScript, case: TestCase) -> None:
         """A project function runs as the validator's stand-in: NULL, or what the test gives."""
-        match = re.match(r"\s*CREATE\s+(?:TEMPORARY\s+)?(?:SYSTEM\s+)?FUNCTION\s+(?:IF\s+NOT\s+EXISTS\s+)?(`(?:[^`]|``)+`|[\w.]+)", sql, re.IGNORECASE)
-        name = match.group(1).strip("`").replace("``", "`") if match else ""
-        udf = standin.find_udf(tuple(script.udfs), name)
-        if udf is None or udf.kind not in standin.UDF_CLASSES:
-            raise NotRunnable(f"function '{name}' has no declared return type; it cannot run in a test")
+        name = created_function_name(sql)
+        udf = declared_udf(script, name)
         standin_class = getattr(self._jvm.flinkx.standin, standin.UDF_CLASSES[udf.kind])
         calls = case.functions.get(name.lower())
         instance = (standin_class(name, udf.returns, json.dumps(calls)) if calls is not None
@@ -247,24 +249,52 @@ class TestRunner:
         except Exception as exc:  # noqa: BLE001
             if "TimeoutException" in str(exc):
                 result.getJobClient().get().cancel()
-                raise TimeoutError(f"the job did not finish within {self.timeout:.0f} s") from None
+                raise JobTimeout(timeout_message(self.timeout)) from None
             raise
 
 
 def _job_failure(exc: BaseException) -> str | None:
-    """For a job that failed while running: its root cause (the outer messages only say that
-    the job failed), e.g. "NumberFormatException: For input string: 'o1'"."""
     java = getattr(exc, "java_exception", None)
-    chain = []
+    chain: list[tuple[str, str]] = []
     while java is not None and len(chain) < 50:
-        chain.append(java)
+        chain.append((str(java.getClass().getSimpleName()), str(java.getMessage() or "")))
         cause = java.getCause()
         java = None if cause is None or cause.equals(java) else cause
-    if not any("Job execution failed" in str(j.getMessage()) for j in chain):
+    return job_failure(chain)
+
+
+def job_failure(chain: list[tuple[str, str]]) -> str | None:
+    """For a job that failed while running: its root cause (the outer messages only say that
+    the job failed), e.g. "NumberFormatException: For input string: 'o1'". `chain` is the Java
+    exception chain, outermost first: (simple class name, message or "")."""
+    if not any("Job execution failed" in message for _, message in chain):
         return None
-    root = chain[-1]
-    message = str(root.getMessage() or "").strip().splitlines()
-    return f"the job failed: {root.getClass().getSimpleName()}: {message[0] if message else ''}"
+    root_class, root_message = chain[-1]
+    message = root_message.strip().splitlines()
+    return f"the job failed: {root_class}: {message[0] if message else ''}"
+
+
+def timeout_message(seconds: float) -> str:
+    """FX314: a case's job ran past --timeout (or the Flink process stopped answering) and was stopped."""
+    return (f"FX314 the job did not finish within {seconds:g} s and was cancelled "
+            "(a bounded test job normally ends in seconds; raise --timeout if this one needs longer)")
+
+
+_CREATE_FUNCTION = re.compile(
+    r"\s*CREATE\s+(?:TEMPORARY\s+)?(?:SYSTEM\s+)?FUNCTION\s+(?:IF\s+NOT\s+EXISTS\s+)?(`(?:[^`]|``)+`|[\w.]+)", re.IGNORECASE)
+
+
+def created_function_name(sql: str) -> str:
+    match = _CREATE_FUNCTION.match(sql)
+    return match.group(1).strip("`").replace("``", "`") if match else ""
+
+
+def declared_udf(script: CompiledScript, name: str) -> UdfStub:
+    """The declaration a created function runs as a stand-in of; NotRunnable without one."""
+    udf = standin.find_udf(tuple(script.udfs), name)
+    if udf is None or udf.kind not in standin.UDF_CLASSES:
+        raise NotRunnable(f"function '{name}' has no declared return type; it cannot run in a test")
+    return udf
 
 
 def _wire_rows(changes: list[Change], info: TableInfo) -> str:

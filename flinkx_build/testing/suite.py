@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from typing import Callable
+
+from flinkx_build import targets
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
@@ -73,12 +76,24 @@ def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: boo
     return Suite(cases, {c.name: c for c in selected}, sessions, diags)
 
 
+def open_runner(flink_version: str, log_dir: Path, timeout: float) -> Any:
+    """Where the cases run: PyFlink for the `flink` extra's Flink (1.20), flinkx's driver on the target's
+    own jars for another (2.3). FlinkUnavailable when it cannot start here."""
+    target = targets.target(flink_version)
+    if target is None or target.from_extra:
+        from flinkx_build.testing.run import TestRunner
+
+        return TestRunner(log_dir, timeout)
+    from flinkx_build.testing.driver_run import DriverTestRunner
+
+    return DriverTestRunner(target.version, timeout)
+
+
 def run_suite(suite: Suite, log_dir: Path, timeout: float,
               progress: Callable[[str], None] = lambda _: None) -> list[CaseResult]:
-    from flinkx_build.testing.run import TestRunner
-
     results = []
-    with TestRunner(log_dir, timeout) as runner:
+    flink_version = next(iter(suite.sessions.values())).workspace.config.flink_version
+    with open_runner(flink_version, log_dir, timeout) as runner:
         for case in suite.cases:
             progress(f"running {case.task}: {case.name}")
             session = suite.sessions[case.mode]
@@ -88,5 +103,5 @@ def run_suite(suite: Suite, log_dir: Path, timeout: float,
             verdicts = [] if run.error else [compare(e, run.written.get(e.table.key, [])) for e in case.expect]
             status = "error" if run.error else "pass" if all(v.ok for v in verdicts) else "fail"
             results.append(CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line,
-                                      status, run.seconds, verdicts, run.error))
+                                      status, run.seconds, verdicts, run.error, case.loc.col))
     return results

@@ -32,7 +32,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
  * A conversation starts with {"policy": {...}} (flinkx's allow-lists, see Policy), then each line is
  * {"id", "mode", "statements": [{"sql", "skip"}], "udfs": [...]} and gets {"id", "findings", "ms"};
  * {"ping": true} gets {"pong": true, "flink": version}; {"stop": true} ends a service; {"deploy": ...} is
- * flinkx deploy's client (DeployClient). With --socket the
+ * flinkx deploy's client (DeployClient); {"test": {...}} runs one case of flinkx test (TestJob). With --socket the
  * driver is the warm service lint and the language server share: it exits after N idle seconds.
  */
 public final class Driver {
@@ -49,7 +49,7 @@ public final class Driver {
         System.setOut(System.err);
         if (args.length >= 1 && args[0].equals("--stdio")) {
             converse(System.in, protocol);
-            return;
+            System.exit(0); // stdin closed: the end, also for a test job's MiniCluster threads, which are not daemons
         }
         if (args.length >= 4 && args[0].equals("--socket") && args[2].equals("--idle-seconds")) {
             serve(Path.of(args[1]), Long.parseLong(args[3]));
@@ -108,6 +108,7 @@ public final class Driver {
     private static boolean converse(InputStream input, PrintStream out) throws IOException {
         BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
         ScriptPlanner planner = null;
+        Policy policy = null;
         String line;
         while ((line = reader.readLine()) != null) {
             lastUse = System.nanoTime();
@@ -120,6 +121,7 @@ public final class Driver {
                 answer.set("id", request.get("id"));
                 if (request.has("policy")) {
                     planner = planner(request.get("policy"));
+                    policy = Policy.from(request.get("policy"));
                     answer.put("ready", true);
                 } else if (request.path("ping").asBoolean(false)) {
                     answer.put("pong", true);
@@ -129,6 +131,10 @@ public final class Driver {
                     answer.put("stopping", true);
                     out.println(JSON.writeValueAsString(answer));
                     return true;
+                } else if (request.has("test") && policy != null) {
+                    synchronized (PLANNING) { // flinkx test: one case's job (TestJob)
+                        answer.setAll(TestJob.run(policy, request.get("test")));
+                    }
                 } else if (planner == null) {
                     answer.put("error", "no policy sent before the first task");
                 } else if (request.has("deploy")) { // flinkx deploy's client requests (DeployClient)

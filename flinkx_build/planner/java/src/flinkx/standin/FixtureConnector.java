@@ -1,0 +1,101 @@
+package flinkx.standin;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.types.DataType;
+
+/**
+ * The stand-in connector of {@code flinkx test} in the planner driver (flinkx_build/planner/java): the same
+ * changelog behaviour as the validator's stand-in (decided on the Python side, flinkx_build/validate/standin.py),
+ * but it runs: a source serves the test's rows, a sink collects what it receives ({@link Collected}).
+ *
+ * <p>Lives in package flinkx.standin, beside the classes it shares with the PyFlink stand-in ({@link Fixture},
+ * {@link FixtureValues}, {@link Collected}), but is built only on Source V2 and Sink V2, which Flink 1.20 and
+ * 2.x share: the PyFlink stand-in's SourceFunction and SinkFunction are gone in 2.0.
+ */
+public final class FixtureConnector implements DynamicTableSourceFactory, DynamicTableSinkFactory {
+
+    public static final String IDENTIFIER = "flinkx-fixture";
+    static final String SOURCE_CHANGELOG = "flinkx.source-changelog";
+    static final String SINK_CHANGELOG = "flinkx.sink-changelog";
+    static final String ORIGINAL = "flinkx.original-connector";
+    public static final String FIXTURE_ROWS = "flinkx.fixture-rows";
+    public static final String COLLECT_ID = "flinkx.collect-id";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Collections.emptySet();
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Collections.emptySet();
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        Map<String, String> options = context.getCatalogTable().getOptions();
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        return new FixtureSource(options.getOrDefault(ORIGINAL, "unknown"),
+                changelog(options.getOrDefault(SOURCE_CHANGELOG, "insert")), metadata(schema, true), fixture(options, schema));
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        Map<String, String> options = context.getCatalogTable().getOptions();
+        ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
+        String mode = options.getOrDefault(SINK_CHANGELOG, "all");
+        // an upsert sink needs a key to upsert on; without one it takes the full changelog
+        if (mode.equals("upsert") && !schema.getPrimaryKey().isPresent()) {
+            mode = "all";
+        }
+        return new FixtureSink(options.getOrDefault(ORIGINAL, "unknown"), changelog(mode), metadata(schema, false),
+                fixture(options, schema));
+    }
+
+    private static Fixture fixture(Map<String, String> options, ResolvedSchema schema) {
+        return new Fixture(options.getOrDefault(FIXTURE_ROWS, "[]"), options.get(COLLECT_ID), schema);
+    }
+
+    static ChangelogMode changelog(String mode) {
+        switch (mode) {
+            case "upsert":
+                return ChangelogMode.upsert();
+            case "all":
+                return ChangelogMode.all();
+            default:
+                return ChangelogMode.insertOnly();
+        }
+    }
+
+    /** The metadata the DDL declares: the stand-in accepts whatever keys the real connector has. */
+    private static Map<String, DataType> metadata(ResolvedSchema schema, boolean includeVirtual) {
+        Map<String, DataType> result = new LinkedHashMap<>();
+        for (Column column : schema.getColumns()) {
+            if (column instanceof Column.MetadataColumn) {
+                Column.MetadataColumn meta = (Column.MetadataColumn) column;
+                if (meta.isVirtual() && !includeVirtual) {
+                    continue;
+                }
+                result.put(meta.getMetadataKey().orElse(meta.getName()), meta.getDataType());
+            }
+        }
+        return result;
+    }
+}

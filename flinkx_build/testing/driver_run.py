@@ -1,0 +1,184 @@
+"""Running test cases on the target's own Flink: flinkx's planner driver on that version's jars.
+
+`flinkx test` on a workspace whose `flink_version` is not the `flink` extra's (2.3) runs here instead of
+on PyFlink (run.py): the same case, the same statements decided the same way, but the job runs in the
+driver's JVM (planner/java/src/flinkx/planner/TestJob.java) on a MiniCluster of its own, with a stand-in
+connector built on Source V2 / Sink V2 (planner/java/src/flinkx/standin/Fixture*.java), because Flink
+2.0 removed the SourceFunction the PyFlink stand-in serves rows through. What comes back is the same
+JSON the PyFlink stand-in collects, read by the same code, so compare.py judges both alike.
+
+The driver is a child process of this run (never the warm lint service: a test's jobs would hold it
+for as long as they run). Every answer has a deadline: a driver that stops answering is stopped, the
+case fails with FX314, and the next case starts a new driver.
+"""
+from __future__ import annotations
+
+import json
+import time
+from types import TracebackType
+from typing import Any
+from typing import Callable
+
+from flinkx_build import engine_settings
+from flinkx_build.compile.script import CompiledScript
+from flinkx_build.planner.process import Planner
+from flinkx_build.planner.process import PlannerStopped
+from flinkx_build.planner.process import PlannerTimeout
+from flinkx_build.planner.session import PlannerUnavailable
+from flinkx_build.planner.session import open_planner
+from flinkx_build.testing.bind import TableInfo
+from flinkx_build.testing.bind import TestCase
+from flinkx_build.testing.run import CASE_CONFIG
+from flinkx_build.testing.run import CaseRun
+from flinkx_build.testing.run import FlinkUnavailable
+from flinkx_build.testing.run import NotRunnable
+from flinkx_build.testing.run import _read_back
+from flinkx_build.testing.run import _wire_rows
+from flinkx_build.testing.run import created_function_name
+from flinkx_build.testing.run import declared_udf
+from flinkx_build.testing.run import job_failure
+from flinkx_build.testing.run import timeout_message
+from flinkx_build.validate.findings import statement_sql
+from flinkx_build.validate.findings import summarize
+
+# beyond --timeout, what one answer may take: a new TableEnvironment, planning, the MiniCluster's start
+# and the cancel of a job past its time (the first case on a busy machine: about 20 s)
+ANSWER_GRACE = 180.0
+
+PlannerOpener = Callable[[str], Planner]
+
+
+def _child_planner(flink_version: str) -> Planner:
+    return open_planner(flink_version, fetch=True, warm=False)
+
+
+def job_steps(case: TestCase, script: CompiledScript) -> list[dict[str, Any]]:
+    """The compiled script as the driver runs it, decided as run.py decides it on PyFlink; NotRunnable
+    for what a test refuses before anything runs (a SET outside the allow-list, an undeclared function)."""
+    steps: list[dict[str, Any]] = []
+    for stmt in script.statements:
+        sql = statement_sql(stmt)
+        if stmt.kind == "set":
+            pair = engine_settings.set_pair(sql)
+            if pair and (why := engine_settings.refusal(pair[0])):
+                raise NotRunnable(f"{engine_settings.CODE} flinkx test does not apply it: {why}")
+            if pair:
+                steps.append({"set": list(pair)})
+        elif stmt.kind == "insert":
+            steps.append({"insert": sql})
+        elif stmt.kind == "create_table":
+            steps.append({"table": sql})
+        elif stmt.kind == "create_function":
+            name = created_function_name(sql)
+            udf = declared_udf(script, name)
+            steps.append({"function": {"name": name, "kind": udf.kind, "returns": udf.returns,
+                                       "calls": case.functions.get(name.lower())}})
+        elif stmt.kind in ("begin_statement_set", "end", "select"):
+            continue  # all INSERTs run as one job; a bare query has no sink to check
+        else:
+            steps.append({"other": sql})
+    return steps
+
+
+def case_request(case: TestCase, script: CompiledScript, prefix: str, timeout: float) -> dict[str, Any]:
+    emitted = {name: info for info in case.tables.values() for name in info.emitted}
+    rows = {bound.table.key: _wire_rows(bound.changes, bound.table) for bound in case.given}
+    return {"test": {
+        "mode": case.mode, "prefix": prefix, "config": dict(CASE_CONFIG), "timeout_ms": int(timeout * 1000),
+        "steps": job_steps(case, script),
+        "tables": {name: rows.get(info.key, "[]") for name, info in emitted.items()},
+    }}
+
+
+def answer_error(answer: dict[str, Any], steps: list[dict[str, Any]], timeout: float) -> str:
+    """The case's error from the driver's answer, in the words run.py gives on PyFlink ("" when it ran)."""
+    if "not_run" in answer:
+        step = steps[int(answer.get("step", 0))] if 0 <= int(answer.get("step", 0)) < len(steps) else {}
+        sql = str(step.get("other", ""))
+        return f"flinkx test does not run this statement ({answer['not_run']}): {' '.join(sql.split()[:4])} ..."
+    if "refused" in answer:
+        return str(answer["refused"])
+    if answer.get("timeout"):
+        return timeout_message(timeout)
+    if "chain" in answer:
+        links = [link for link in answer["chain"] if isinstance(link, dict)]
+        chain = [(str(link.get("class", "")), str(link.get("message", "")) if link.get("has_message") else "")
+                 for link in links]
+        messages = [str(link.get("message", "")) for link in links[:10]]
+        first = links[0] if links else {}
+        return (job_failure(chain) or summarize(messages)[0]
+                or f"{first.get('class', 'Error')}: {first.get('message', '')}")
+    if "error" in answer:
+        return f"the Flink driver could not run the test: {answer['error']}"
+    return ""
+
+
+class DriverTestRunner:
+    """`flinkx test` on the target's own Flink, one child driver for the run. Use as a context manager."""
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self, flink_version: str, timeout: float = 120.0, opener: PlannerOpener = _child_planner,
+                 answer_grace: float = ANSWER_GRACE) -> None:
+        self.flink_version = flink_version
+        self.timeout = timeout
+        self._opener = opener
+        self.answer_grace = answer_grace
+        self._planner: Planner | None = None
+        self._runs = 0
+        self._driver()  # a missing Java or jars is an environment problem before the first case
+
+    def _driver(self) -> Planner:
+        if self._planner is None:
+            try:
+                self._planner = self._opener(self.flink_version)
+            except (PlannerUnavailable, PlannerStopped) as exc:
+                raise FlinkUnavailable(str(exc)) from None
+        return self._planner
+
+    def close(self) -> None:
+        if self._planner is not None:
+            self._planner.close()
+            self._planner = None
+
+    def __enter__(self) -> DriverTestRunner:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def run(self, case: TestCase, script: CompiledScript) -> CaseRun:
+        began = time.perf_counter()
+        self._runs += 1
+        result = CaseRun()
+        try:
+            request = case_request(case, script, f"run{self._runs}:", self.timeout)
+        except NotRunnable as exc:
+            result.error = str(exc)
+            result.seconds = time.perf_counter() - began
+            return result
+        try:
+            answer = self._driver().ask(request, self.timeout + self.answer_grace)
+        except PlannerTimeout:
+            self.close()  # a driver that stopped answering is stopped; the next case starts another
+            waited = self.timeout + self.answer_grace
+            result.error = (f"FX314 the Flink {self.flink_version} driver did not answer within {waited:g} s "
+                            "and was stopped (the next test starts a new one)")
+        except PlannerStopped as exc:
+            self.close()
+            raise FlinkUnavailable(f"the Flink JVM died: {exc}") from None
+        else:
+            result.error = answer_error(answer, request["test"]["steps"], self.timeout)
+            if not result.error:
+                _collect(answer.get("collected", {}), case, result)
+        result.seconds = time.perf_counter() - began
+        return result
+
+
+def _collect(collected: dict[str, Any], case: TestCase, result: CaseRun) -> None:
+    emitted: dict[str, TableInfo] = {name: info for info in case.tables.values() for name in info.emitted}
+    for name, info in emitted.items():
+        raw = collected.get(name, [])
+        rows = json.loads(raw) if isinstance(raw, str) else raw
+        result.written.setdefault(info.key, []).extend(_read_back(rows, info))
