@@ -81,6 +81,7 @@ class FlinkFacts:
     factories: Mapping[str, FactoryFact]  # "connector:datagen", "format:json"
     removed: Mapping[str, RemovedOption]  # options the previous version read and this one does not
     sink_casts: Mapping[str, Mapping[str, str]]  # target type root -> source root -> yes | no | depends
+    return_types: Mapping[str, str]  # built-in name -> its result type where it does not depend on the arguments' types
     types_added: frozenset[str] = field(default_factory=frozenset)  # against `previous`
     keywords_added: frozenset[str] = field(default_factory=frozenset)  # newly rejected bare
     functions_added: frozenset[str] = field(default_factory=frozenset)
@@ -161,6 +162,7 @@ def _load(version: str) -> FlinkFacts:
     _, factories = _read(version, "factories")
     _, removed = _read(version, "removed")
     _, sink_casts = _read(version, "sink_casts")
+    _, return_types = _read(version, "return_types")
     return FlinkFacts(
         version=version,
         full_version=full,
@@ -180,6 +182,7 @@ def _load(version: str) -> FlinkFacts:
                    for name, f in factories.items()},
         removed={k: RemovedOption(k, v["removed_in"], v.get("replacement")) for k, v in removed["options"].items()},
         sink_casts=sink_casts,
+        return_types=return_types,
         types_added=frozenset(removed.get("types_added", ())),
         keywords_added=frozenset(removed.get("keywords_added", ())),
         functions_added=frozenset(removed.get("functions_added", ())),

@@ -28,6 +28,10 @@ flinkx_build/data/flink/<major.minor>/:
   of the one into a sink column of the other by itself ("yes"), refuses ("no"), or decides by the
   written form ("depends"), each pair planned as `INSERT INTO snk (c) SELECT c FROM src`
   (SINK_CAST_FORMS below, one or more forms per root).
+* return_types.json - the result type of the built-in functions whose type does not depend on
+  their arguments' types: each name's probe calls (RETURN_TYPE_PROBES below, over columns of
+  several types) validated by the planner; a name is written only when every probe gave the same
+  type (nullability aside, which is written as the planner gave it for nullable arguments).
 * removed.json   - options of the previous generated version that this one no longer knows
   (and, for 2.0, the release notes' list: scripts/flink_facts/release_notes_removed.txt), with
   the replacement where the older jars name one; types and keywords this version adds.
@@ -65,6 +69,48 @@ SINK_CAST_FORMS = {
     "BOOLEAN": ["BOOLEAN"], "CHAR": ["CHAR(5)", "CHAR(30)"], "VARCHAR": ["VARCHAR(10)", "STRING"],
     "BINARY": ["BINARY(4)"], "VARBINARY": ["VARBINARY(10)", "BYTES"], "DATE": ["DATE"], "TIME": ["TIME(0)"],
     "TIMESTAMP": ["TIMESTAMP(3)", "TIMESTAMP(9)"], "TIMESTAMP_LTZ": ["TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(6)"],
+}
+# Calls whose result type the planner is asked, over t(s STRING, s2 STRING, i INT, b BIGINT,
+# d DOUBLE, n DECIMAL(10, 2), ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(3), dt DATE, bo BOOLEAN,
+# arr ARRAY<INT>, m MAP<STRING, STRING>) (FlinkFacts.returnTypes). Several probes of one name use
+# arguments of different types: the name's type is kept only when they agree. These are the
+# questions; the answers are the version's.
+RETURN_TYPE_PROBES = {
+    "LOWER": ["LOWER(s)"], "UPPER": ["UPPER(s)"], "TRIM": ["TRIM(s)"], "LTRIM": ["LTRIM(s)"], "RTRIM": ["RTRIM(s)"],
+    "CONCAT": ["CONCAT(s, s2)"], "CONCAT_WS": ["CONCAT_WS('-', s, s2)"], "SUBSTRING": ["SUBSTRING(s, 1, 2)"],
+    "SUBSTR": ["SUBSTR(s, 1, 2)"], "REPLACE": ["REPLACE(s, 'a', 'b')"], "REGEXP_REPLACE": ["REGEXP_REPLACE(s, 'a', 'b')"],
+    "REGEXP_EXTRACT": ["REGEXP_EXTRACT(s, 'a', 0)"], "DATE_FORMAT": ["DATE_FORMAT(ts, 'yyyy')", "DATE_FORMAT(s, 'yyyy')"],
+    "FROM_UNIXTIME": ["FROM_UNIXTIME(b)", "FROM_UNIXTIME(i)"], "MD5": ["MD5(s)"], "SHA1": ["SHA1(s)"],
+    "SHA256": ["SHA256(s)"], "LPAD": ["LPAD(s, 2, 'x')"], "RPAD": ["RPAD(s, 2, 'x')"], "INITCAP": ["INITCAP(s)"],
+    "REVERSE": ["REVERSE(s)"], "SPLIT_INDEX": ["SPLIT_INDEX(s, ',', 0)"], "JSON_VALUE": ["JSON_VALUE(s, '$.a')"],
+    "JSON_QUERY": ["JSON_QUERY(s, '$.a')"], "JSON_STRING": ["JSON_STRING(s)", "JSON_STRING(i)"],
+    "JSON_OBJECT": ["JSON_OBJECT('a' VALUE s)", "JSON_OBJECT('a' VALUE i)"], "JSON_ARRAY": ["JSON_ARRAY(s)", "JSON_ARRAY(i)"],
+    "UUID": ["UUID()"], "OVERLAY": ["OVERLAY(s PLACING 'x' FROM 1)"], "LEFT": ["LEFT(s, 1)"], "RIGHT": ["RIGHT(s, 1)"],
+    "REPEAT": ["REPEAT(s, 2)"], "TO_BASE64": ["TO_BASE64(s)"], "FROM_BASE64": ["FROM_BASE64(s)"], "HEX": ["HEX(s)", "HEX(b)"],
+    "PARSE_URL": ["PARSE_URL(s, 'HOST')"], "ELT": ["ELT(1, s, s2)"], "TRANSLATE": ["TRANSLATE(s, 'a', 'b')"],
+    "BTRIM": ["BTRIM(s)"], "LISTAGG": ["LISTAGG(s)"], "JSON_OBJECTAGG": ["JSON_OBJECTAGG(KEY s VALUE s2)", "JSON_OBJECTAGG(KEY s VALUE i)"],
+    "JSON_ARRAYAGG": ["JSON_ARRAYAGG(s)", "JSON_ARRAYAGG(i)"],
+    "CHAR_LENGTH": ["CHAR_LENGTH(s)"], "CHARACTER_LENGTH": ["CHARACTER_LENGTH(s)"], "POSITION": ["POSITION('a' IN s)"],
+    "LOCATE": ["LOCATE('a', s)"], "INSTR": ["INSTR(s, 'a')"], "HASH_CODE": ["HASH_CODE(s)", "HASH_CODE(i)"], "ASCII": ["ASCII(s)"],
+    "COUNT": ["COUNT(s)", "COUNT(i)"], "ROW_NUMBER": ["ROW_NUMBER() OVER (PARTITION BY s ORDER BY ts)"],
+    "RANK": ["RANK() OVER (PARTITION BY s ORDER BY ts)"], "DENSE_RANK": ["DENSE_RANK() OVER (PARTITION BY s ORDER BY ts)"],
+    "APPROX_COUNT_DISTINCT": ["APPROX_COUNT_DISTINCT(s)", "APPROX_COUNT_DISTINCT(i)"],
+    "UNIX_TIMESTAMP": ["UNIX_TIMESTAMP()", "UNIX_TIMESTAMP(s)"], "TIMESTAMPDIFF": ["TIMESTAMPDIFF(SECOND, ts, ts)", "TIMESTAMPDIFF(DAY, dt, dt)"],
+    "EXTRACT": ["EXTRACT(YEAR FROM ts)", "EXTRACT(DAY FROM dt)"], "YEAR": ["YEAR(ts)", "YEAR(dt)"], "MONTH": ["MONTH(ts)", "MONTH(dt)"], "DAYOFMONTH": ["DAYOFMONTH(ts)", "DAYOFMONTH(dt)"],
+    "HOUR": ["HOUR(ts)"], "MINUTE": ["MINUTE(ts)"], "SECOND": ["SECOND(ts)"], "QUARTER": ["QUARTER(ts)", "QUARTER(dt)"],
+    "WEEK": ["WEEK(ts)", "WEEK(dt)"], "DAYOFYEAR": ["DAYOFYEAR(ts)", "DAYOFYEAR(dt)"], "DAYOFWEEK": ["DAYOFWEEK(ts)", "DAYOFWEEK(dt)"],
+    "POWER": ["POWER(d, 2)", "POWER(i, 2)"], "SQRT": ["SQRT(d)", "SQRT(i)"], "EXP": ["EXP(d)", "EXP(i)"], "LN": ["LN(d)", "LN(i)"],
+    "LOG": ["LOG(d)", "LOG(i)"], "LOG10": ["LOG10(d)", "LOG10(i)"], "LOG2": ["LOG2(d)", "LOG2(i)"], "SIN": ["SIN(d)", "SIN(i)"],
+    "COS": ["COS(d)", "COS(i)"], "TAN": ["TAN(d)", "TAN(i)"], "RAND": ["RAND()"], "RADIANS": ["RADIANS(d)", "RADIANS(i)"],
+    "DEGREES": ["DEGREES(d)", "DEGREES(i)"], "STDDEV_POP": ["STDDEV_POP(d)", "STDDEV_POP(i)"],
+    "STDDEV_SAMP": ["STDDEV_SAMP(d)", "STDDEV_SAMP(i)"], "VAR_POP": ["VAR_POP(d)", "VAR_POP(i)"],
+    "VAR_SAMP": ["VAR_SAMP(d)", "VAR_SAMP(i)"], "PI": ["PI()"], "E": ["E()"],
+    "IS_ALPHA": ["IS_ALPHA(s)"], "IS_DECIMAL": ["IS_DECIMAL(s)"], "IS_DIGIT": ["IS_DIGIT(s)"], "REGEXP": ["REGEXP(s, 'a')"],
+    "JSON_EXISTS": ["JSON_EXISTS(s, '$.a')"], "ARRAY_CONTAINS": ["ARRAY_CONTAINS(arr, 1)"],
+    "TO_DATE": ["TO_DATE(s)", "TO_DATE(s, 'yyyy-MM-dd')"], "CURRENT_DATE": ["CURRENT_DATE"],
+    "TO_TIMESTAMP": ["TO_TIMESTAMP(s)", "TO_TIMESTAMP(s, 'yyyy-MM-dd')"], "NOW": ["NOW()"],
+    "CURRENT_TIMESTAMP": ["CURRENT_TIMESTAMP"], "CURRENT_ROW_TIMESTAMP": ["CURRENT_ROW_TIMESTAMP()"],
+    "LOCALTIMESTAMP": ["LOCALTIMESTAMP"], "TO_TIMESTAMP_LTZ": ["TO_TIMESTAMP_LTZ(b, 3)", "TO_TIMESTAMP_LTZ(i, 0)"],
 }
 TYPE_SAMPLES = {
     "CHAR": "CHAR(10)", "VARCHAR": "VARCHAR(10)", "STRING": "STRING", "BOOLEAN": "BOOLEAN",
@@ -126,7 +172,10 @@ def run_java(lib: Path) -> dict[str, Any]:
         forms = work / "sink_cast_forms.tsv"
         forms.write_text("".join(f"{root}\t{form}\n" for root, written in SINK_CAST_FORMS.items() for form in written),
                          encoding="utf-8")
-        done = subprocess.run(["java", "-Xmx1g", "-cp", f"{classes}:{cp}", "FlinkFacts", str(samples), str(forms)],
+        probes = work / "return_type_probes.tsv"
+        probes.write_text("".join(f"{name}\t{call}\n" for name, calls in RETURN_TYPE_PROBES.items() for call in calls),
+                          encoding="utf-8")
+        done = subprocess.run(["java", "-Xmx1g", "-cp", f"{classes}:{cp}", "FlinkFacts", str(samples), str(forms), str(probes)],
                               capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             raise SystemExit(f"gen_flink_facts: FlinkFacts failed:\n{done.stderr[-2000:]}")
@@ -194,6 +243,17 @@ def types(raw: dict[str, Any], keyword_set: set[str]) -> dict[str, Any]:
             "type_string_keywords": sorted(raw["type_string_keywords"]),
             "sql_types": dict(sorted(sql.items())),
             "refused_samples": sorted(set(raw["sql"]) - set(sql))}
+
+
+def return_types(raw: dict[str, list[str | None]]) -> dict[str, str]:
+    """name -> the type every probe gave (nullability: the first probe's), the names whose probes
+    disagree or that the planner refused left out: their type is unknown, never guessed."""
+    out = {}
+    for name, found in raw.items():
+        bare = {t.removesuffix(" NOT NULL") for t in found if t is not None}
+        if None not in found and len(bare) == 1:
+            out[name] = found[0]
+    return out
 
 
 def factories(raw: dict[str, Any]) -> dict[str, Any]:
@@ -284,7 +344,8 @@ def generate(lib: Path, out_root: Path) -> tuple[str, dict[str, Any]]:
     version = raw["flink_version"]
     facts = {"keywords": keywords(raw["keywords"]), "functions": functions(raw["functions"]),
              "types": types(raw["types"], set(raw["keywords"])), "options": options(raw["options"]),
-             "factories": factories(raw["factories"]), "sink_casts": raw["sink_casts"]}
+             "factories": factories(raw["factories"]), "sink_casts": raw["sink_casts"],
+             "return_types": return_types(raw["return_types"])}
     folder = out_root / ".".join(version.split(".")[:2])
     folder.mkdir(parents=True, exist_ok=True)
     for name, value in facts.items():
@@ -294,7 +355,7 @@ def generate(lib: Path, out_root: Path) -> tuple[str, dict[str, Any]]:
 
 def load_generated(folder: Path) -> dict[str, Any]:
     facts = {}
-    for name in ("keywords", "functions", "types", "options", "factories", "sink_casts"):
+    for name in ("keywords", "functions", "types", "options", "factories", "sink_casts", "return_types"):
         facts[name] = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))[name]
     return facts
 

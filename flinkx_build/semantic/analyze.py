@@ -399,7 +399,7 @@ class _StatementAnalyzer:
             if expr.project is not None or self._project_function(expr) is not None:
                 function = self._project_function(expr)
                 return ft.parse_type(function.returns) if function is not None else None
-            return call_type(expr.text, args, expr.type_text)
+            return call_type(expr.text, args, expr.type_text, self.task.ws.config.flink_version)
         if kind == ir.OPERATOR:
             args = [self.type_of(a, index) for a in expr.args]
             if expr.text in ("+", "-", "*", "/", "%") and len(args) == 2:

@@ -1,12 +1,15 @@
-"""Return types of Flink's built-in functions, for the functions whose rule is simple.
+"""Return types of Flink's built-in functions.
 
-A function missing here has an unknown type (no check relies on it). Names are
-upper case; `ARG` means "the type of the first argument", `COMMON` "the common
-type of the arguments".
+A function whose type does not depend on its arguments' types has it in the target version's
+generated facts (`return_types`, asked of the version's planner by scripts/gen_flink_facts.py).
+What stays here are the rules of the functions whose type follows their arguments: the first
+argument's (`_LIKE_ARGUMENT`), the arguments' common type (`_COMMON`), SUM and AVG's widening,
+CAST's target. Any other function's type is unknown (no check relies on it).
 """
 from __future__ import annotations
 
 from flinkx_build.flink_data import aggregates_of_any_version
+from flinkx_build.flink_data import facts_or_default
 from flinkx_build.flink_data import over_only_of_any_version
 from flinkx_build.semantic.types import FlinkType
 from flinkx_build.semantic.types import common_type
@@ -17,31 +20,12 @@ from flinkx_build.semantic.types import parse_type
 AGGREGATES = aggregates_of_any_version()
 WINDOW_ONLY = over_only_of_any_version()
 
-_FIXED = {
-    "STRING": ("LOWER", "UPPER", "TRIM", "LTRIM", "RTRIM", "CONCAT", "CONCAT_WS", "SUBSTRING", "SUBSTR", "REPLACE",
-               "REGEXP_REPLACE", "REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "MD5", "SHA1", "SHA256", "LPAD",
-               "RPAD", "INITCAP", "REVERSE", "SPLIT_INDEX", "JSON_VALUE", "JSON_QUERY", "JSON_STRING", "JSON_OBJECT",
-               "JSON_ARRAY", "UUID", "OVERLAY", "LEFT", "RIGHT", "REPEAT", "TO_BASE64", "FROM_BASE64", "HEX",
-               "PARSE_URL", "STR_TO_MAP_VALUE", "ELT", "TRANSLATE", "BTRIM", "LISTAGG", "JSON_OBJECTAGG", "JSON_ARRAYAGG"),
-    "INT": ("CHAR_LENGTH", "CHARACTER_LENGTH", "POSITION", "LOCATE", "INSTR", "HASH_CODE", "ASCII"),
-    "BIGINT NOT NULL": ("COUNT", "ROW_NUMBER", "RANK", "DENSE_RANK", "APPROX_COUNT_DISTINCT"),
-    "BIGINT": ("UNIX_TIMESTAMP", "TIMESTAMPDIFF", "EXTRACT", "YEAR", "MONTH", "DAYOFMONTH", "HOUR", "MINUTE", "SECOND",
-               "QUARTER", "WEEK", "DAYOFYEAR", "DAYOFWEEK"),
-    "DOUBLE": ("POWER", "SQRT", "EXP", "LN", "LOG", "LOG10", "LOG2", "SIN", "COS", "TAN", "RAND", "RADIANS", "DEGREES",
-               "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "PI", "E"),
-    "BOOLEAN": ("IS_ALPHA", "IS_DECIMAL", "IS_DIGIT", "REGEXP", "JSON_EXISTS", "ARRAY_CONTAINS"),
-    "DATE": ("TO_DATE", "CURRENT_DATE"),
-    "TIMESTAMP(3)": ("TO_TIMESTAMP",),
-    "TIMESTAMP_LTZ(3) NOT NULL": ("NOW", "CURRENT_TIMESTAMP", "CURRENT_ROW_TIMESTAMP", "PROCTIME", "LOCALTIMESTAMP"),
-    "TIMESTAMP_LTZ(3)": ("TO_TIMESTAMP_LTZ",),
-}
-_BY_NAME: dict[str, str] = {name: text for text, names in _FIXED.items() for name in names}
 _LIKE_ARGUMENT = frozenset({"MIN", "MAX", "ABS", "FIRST_VALUE", "LAST_VALUE", "FLOOR", "CEIL", "CEILING", "LEAD", "LAG"})
 _COMMON = frozenset({"COALESCE", "IFNULL", "NULLIF", "GREATEST", "LEAST"})
 
 
-def call_type(name: str, args: list[FlinkType | None], type_text: str = "") -> FlinkType | None:
-    """The result type of built-in `name` over arguments of types `args`."""
+def call_type(name: str, args: list[FlinkType | None], type_text: str = "", flink_version: str | None = None) -> FlinkType | None:
+    """The result type of built-in `name` over arguments of types `args` on the workspace's Flink version."""
     if name in ("CAST", "TRY_CAST"):
         result = parse_type(type_text)
         if result is None:
@@ -50,8 +34,9 @@ def call_type(name: str, args: list[FlinkType | None], type_text: str = "") -> F
         return result.with_nullable(nullable)
     if name == "PROCTIME":
         return FlinkType("TIMESTAMP_LTZ", (3,), False, time_attribute="proctime")
-    if name in _BY_NAME:
-        return parse_type(_BY_NAME[name])
+    fixed = facts_or_default(flink_version).return_types.get(name)
+    if fixed is not None:
+        return parse_type(fixed)
     first = args[0] if args else None
     if name in _LIKE_ARGUMENT:
         return first

@@ -4,12 +4,14 @@
 // Anything whose API moved between versions is reached by reflection, so one source serves
 // 1.19, 1.20 and 2.x.
 //
-//   java -cp "out:jars/*" FlinkFacts TYPE_SAMPLES_FILE SINK_CAST_FORMS_FILE < /dev/null > facts.json
+//   java -cp "out:jars/*" FlinkFacts TYPE_SAMPLES_FILE SINK_CAST_FORMS_FILE RETURN_PROBES_FILE < /dev/null > facts.json
 //
 // TYPE_SAMPLES_FILE: one "NAME<TAB>SAMPLE" a line, each sample tried as a column type with the
 // SQL parser (the parser has no list of its type names to read).
 // SINK_CAST_FORMS_FILE: one "ROOT<TAB>TYPE" a line; every pair is planned as an INSERT of one
 // column into another (the planner's implicit casts at a sink are rules in its code, not a table).
+// RETURN_PROBES_FILE: one "NAME<TAB>EXPRESSION" a line over the probe table (below); each
+// expression's result type is what the planner's validation gives the SELECT's column.
 
 import java.io.File;
 import java.io.StringReader;
@@ -43,6 +45,7 @@ public final class FlinkFacts {
         field(out, "types", types(args[0]));
         field(out, "options", options());
         field(out, "sink_casts", sinkCasts(args[1]));
+        field(out, "return_types", returnTypes(args[2]));
         out.append("\"factories\": ").append(factories()).append("\n}\n");
         System.out.write(out.toString().getBytes(StandardCharsets.UTF_8));
         System.out.flush();
@@ -254,6 +257,36 @@ public final class FlinkFacts {
         }
         o.append(", \"sql\": ").append(object(sql)).append("}");
         return o.toString();
+    }
+
+    // ---------------------------------------------------------------- built-in functions' result types
+    // name -> [the result type of each probe, or null when the planner refused it], in file order
+    static String returnTypes(String probesFile) throws Exception {
+        org.apache.flink.table.api.TableEnvironment tenv = org.apache.flink.table.api.TableEnvironment.create(
+                org.apache.flink.table.api.EnvironmentSettings.inStreamingMode());
+        tenv.executeSql("CREATE TABLE t (s STRING, s2 STRING, i INT, b BIGINT, d DOUBLE, n DECIMAL(10, 2), "
+                + "ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(3), dt DATE, bo BOOLEAN, arr ARRAY<INT>, m MAP<STRING, STRING>) "
+                + "WITH ('connector' = 'datagen')");
+        TreeMap<String, List<String>> found = new TreeMap<>();
+        for (String line : Files.readAllLines(new File(probesFile).toPath(), StandardCharsets.UTF_8)) {
+            String[] cells = line.split("\t");
+            if (cells.length != 2) {
+                continue;
+            }
+            String type;
+            try {
+                type = str(tenv.sqlQuery("SELECT " + cells[1] + " FROM t").getResolvedSchema()
+                        .getColumnDataTypes().get(0).getLogicalType().asSummaryString());
+            } catch (Exception e) { // not a call this version takes: recorded as unknown
+                type = "null";
+            }
+            found.computeIfAbsent(cells[0], k -> new ArrayList<>()).add(type);
+        }
+        TreeMap<String, String> out = new TreeMap<>();
+        for (Map.Entry<String, List<String>> e : found.entrySet()) {
+            out.put(e.getKey(), "[" + String.join(", ", e.getValue()) + "]");
+        }
+        return object(out);
     }
 
     // ---------------------------------------------------------------- implicit casts at a sink

@@ -16,7 +16,7 @@ from tests.facts.jars import skip_reason
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "flinkx_build" / "data"
-FILES = ("keywords", "functions", "types", "options", "factories", "removed", "sink_casts")
+FILES = ("keywords", "functions", "types", "options", "factories", "removed", "sink_casts", "return_types")
 
 
 @pytest.mark.flink
