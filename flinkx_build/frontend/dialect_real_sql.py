@@ -91,6 +91,24 @@ def extend(dataphin: Dialect) -> None:
 
     dataphin.replace(CreateCatalogStatementSegment=CreateCatalogStatementSegment, StatementSegment=StatementSegment)
 
+    # `DROP TEMPORARY VIEW [IF EXISTS] v` and `DROP TEMPORARY [SYSTEM] FUNCTION [IF EXISTS] f`: Flink's
+    # forms for what CREATE TEMPORARY made (ansi, like `flink`, has TEMPORARY for tables only)
+    drop_view = dataphin.get_segment("DropViewStatementSegment")
+    drop_function = dataphin.get_segment("DropFunctionStatementSegment")
+
+    class DropViewStatementSegment(drop_view):  # type: ignore[misc, valid-type]
+        """``DROP [TEMPORARY] VIEW [IF EXISTS] v``."""
+
+        match_grammar = drop_view.match_grammar.copy(insert=[Ref.keyword("TEMPORARY", optional=True)], at=1)
+
+    class DropFunctionStatementSegment(drop_function):  # type: ignore[misc, valid-type]
+        """``DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] f``."""
+
+        match_grammar = drop_function.match_grammar.copy(
+            insert=[Sequence("TEMPORARY", Ref.keyword("SYSTEM", optional=True), optional=True)], at=1)
+
+    dataphin.replace(DropViewStatementSegment=DropViewStatementSegment, DropFunctionStatementSegment=DropFunctionStatementSegment)
+
     # `VARCHAR(n) CHARACTER SET \`UTF-16LE\``: Calcite's string type as Flink's SHOW CREATE TABLE prints
     # it (SQL generated from a catalog carries it; Flink's parser and planner take it)
     datatype = dataphin.get_segment("DatatypeSegment")

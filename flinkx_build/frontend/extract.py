@@ -152,6 +152,8 @@ def _canonical_hint(text: str) -> str:
 
 
 def _tables(tree: BaseSegment, body: BaseSegment, defined: BaseSegment | None, chunk: Chunk, stmt: ParsedStatement) -> None:
+    if body.is_type("drop_table_statement", "drop_view_statement") and "EXISTS" in {s.raw.upper() for s in body.segments if s.is_type("keyword")}:
+        return  # `DROP ... IF EXISTS t`: Flink accepts a t that does not exist, so no name is looked up
     for path_step in _crawl_with_parents(body, "table_reference"):
         ref, parents = path_step
         if ref is defined:
