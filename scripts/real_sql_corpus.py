@@ -45,8 +45,9 @@ SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
     "nexmark": (("nexmark/nexmark",), r"^nexmark-flink/src/main/resources/queries(-cep)?/q\d+\.sql$"),
     "flink-cdc-docs": (("apache/flink-cdc",), r"^docs/content/docs/connectors/flink-sources/.*\.md$"),
     "paimon-docs": (("apache/paimon",),
-                    r"^docs/docs/(flink/.*|primary-key-table/.*|append-table/.*|concepts/(views|functions)|maintenance/.*)\.mdx?$"),
-    "fluss-docs": (("apache/fluss",), r"^website/docs/(engine-flink|table-design|quickstart|streaming-lakehouse)/.*\.mdx?$"),
+                    r"^docs/docs/(flink/.*|primary-key-table/.*|append-table/.*|concepts/.*|maintenance/.*|learn-paimon/.*|"
+                    r"multimodal-table/.*|migration/.*|iceberg/.*|cdc-ingestion/.*)\.mdx?$"),
+    "fluss-docs": (("apache/fluss",), r"^website/docs/(engine-flink|table-design|quickstart|streaming-lakehouse|install-deploy|maintenance)/.*\.mdx?$"),
     "flink-connector-docs": (("apache/flink-connector-jdbc", "apache/flink-connector-kafka", "apache/flink-connector-mongodb",
                               "apache/flink-connector-hbase", "apache/flink-connector-elasticsearch",
                               "apache/flink-connector-aws", "apache/flink-connector-opensearch", "apache/flink-connector-pulsar"),
