@@ -64,7 +64,7 @@ SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
                            r"tx-aware-cdc-buffering/))[^/]+/.*\.(sql|md)$"),
     # apache/flink is over the snapshot size `fetch` brings, so its files come one by one from the
     # code index: DIR/apache+flink/files/<path>, their commits in DIR/apache+flink/files.json
-    "flink-docs": (("apache/flink",), r"^docs/content/docs/dev/table/.*\.md$"),
+    "flink-docs": (("apache/flink",), r"^docs/content/docs/(dev|connectors)/table/.*\.md$"),
     "flink-sql-client-tests": (("apache/flink",), r"^flink-table/flink-sql-(client|gateway)/src/test/resources/sql/.*\.q$"),
 }
 # nexmark's QueryRunner replaces these before it submits a query (its ${VAR}s are not SQL)
