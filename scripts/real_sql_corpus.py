@@ -62,6 +62,7 @@ SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
     "decodable-examples": (("decodableco/examples",),
                            r"^(?!.*(/postgres/|/mysql/|/db/|commands\.sql|failover-slots|replication-config|inventory\.orig\.sql|"
                            r"tx-aware-cdc-buffering/))[^/]+/.*\.(sql|md)$"),
+    "flink-faker": (("knaufk/flink-faker",), r"^README\.md$"),
     # apache/flink is over the snapshot size `fetch` brings, so its files come one by one from the
     # code index: DIR/apache+flink/files/<path>, their commits in DIR/apache+flink/files.json
     "flink-docs": (("apache/flink",), r"^docs/content/docs/(dev|connectors)/table/.*\.md$"),
