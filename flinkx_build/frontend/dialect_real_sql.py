@@ -141,5 +141,17 @@ def extend(dataphin: Dialect) -> None:
         Sequence("SET", Ref("DataphinOptionsBracketGrammar")),
         Sequence("RESET", Bracketed(Delimited(Ref("QuotedLiteralSegment")))),
     ]
-    dataphin.replace(AlterTableOptionsGrammar=dataphin.get_grammar("AlterTableOptionsGrammar").copy(
-        insert=[bracketed_columns, placed_column, dropped, renamed_column, *options]))
+    # `dropped` goes first: ansi's `name [=] value` option also takes `DROP WATERMARK` (two words, a tie
+    # the first alternative wins), which made WATERMARK a column name (FX01)
+    options_grammar = dataphin.get_grammar("AlterTableOptionsGrammar").copy(insert=[dropped], at=0)
+    dataphin.replace(AlterTableOptionsGrammar=options_grammar.copy(insert=[bracketed_columns, placed_column, renamed_column, *options]))
+
+    # `ALTER TABLE IF EXISTS t ...`: Flink 1.20 does nothing when t does not exist
+    alter_table = dataphin.get_segment("AlterTableStatementSegment")
+
+    class AlterTableStatementSegment(alter_table):  # type: ignore[misc, valid-type]
+        """``ALTER TABLE [IF EXISTS] t ...``."""
+
+        match_grammar = alter_table.match_grammar.copy(insert=[Ref("IfExistsGrammar", optional=True)], at=2)
+
+    dataphin.replace(AlterTableStatementSegment=AlterTableStatementSegment)
