@@ -145,7 +145,8 @@ def q_statements(script: str) -> tuple[list[str], list[dict]]:
         elif verdict:
             text = "\n".join(statement)
             if verdict.group(1) == "error":
-                message = next((o for o in output if o.strip() and o != "!output"), "")
+                # Flink's exception, not the client's "[ERROR] Could not execute SQL statement." before it
+                message = next((o for o in output if o.strip() and o != "!output" and not o.startswith("[")), "")
                 dropped.append({"line": start, "category": "an !error case of the test script", "reason": message[:300]})
             else:
                 kept.append(text)
