@@ -63,6 +63,8 @@ SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
                            r"^(?!.*(/postgres/|/mysql/|/db/|commands\.sql|failover-slots|replication-config|inventory\.orig\.sql|"
                            r"tx-aware-cdc-buffering/))[^/]+/.*\.(sql|md)$"),
     "flink-faker": (("knaufk/flink-faker",), r"^README\.md$"),
+    "lakesoul-docs": (("lakesoul-io/LakeSoul",), r"^website/docs/.*\.mdx?$"),
+    "oceanbase-connector-docs": (("oceanbase/flink-connector-oceanbase",), r"^docs/sink/[^/]*(?<!_cn)\.md$"),  # not the Chinese copies
     # apache/flink is over the snapshot size `fetch` brings, so its files come one by one from the
     # code index: DIR/apache+flink/files/<path>, their commits in DIR/apache+flink/files.json
     "flink-docs": (("apache/flink",), r"^docs/content/docs/(dev|connectors)/table/.*\.md$"),
@@ -225,7 +227,7 @@ def gather(mirror: Path, raw: Path) -> None:
                     text, where = "\n\n".join(blocks) + "\n", path
                     stem = re.sub(r"^(docs/content/docs/connectors/|docs/content/docs/dev/|docs/content/posts/|docs/docs/|website/docs/|docs/)",
                                   "", path)
-                    name = re.sub(r"\.mdx?$", ".sql", stem.replace("/", "__"))
+                    name = re.sub(r"\.mdx?$", ".sql", stem.replace("/", "__").replace(" ", "-"))
                     if len(repos) > 1:
                         name = f"{repo.split('/')[1]}__{name}"
                     note = "the page's sql blocks in order, `Flink SQL>` prompts removed; a block's unterminated last statement ends with the block"
