@@ -45,16 +45,30 @@ SOURCES: dict[str, tuple[tuple[str, ...], str]] = {
     "nexmark": (("nexmark/nexmark",), r"^nexmark-flink/src/main/resources/queries(-cep)?/q\d+\.sql$"),
     "flink-cdc-docs": (("apache/flink-cdc",), r"^docs/content/docs/connectors/flink-sources/.*\.md$"),
     "paimon-docs": (("apache/paimon",),
-                    r"^docs/docs/(flink/.*|primary-key-table/.*|append-table/.*|concepts/(views|functions)|maintenance/.*)\.mdx?$"),
-    "fluss-docs": (("apache/fluss",), r"^website/docs/(engine-flink|table-design|quickstart|streaming-lakehouse)/.*\.mdx?$"),
+                    r"^docs/docs/(flink/.*|primary-key-table/.*|append-table/.*|concepts/.*|maintenance/.*|learn-paimon/.*|"
+                    r"multimodal-table/.*|migration/.*|iceberg/.*|cdc-ingestion/.*)\.mdx?$"),
+    "fluss-docs": (("apache/fluss",), r"^website/docs/(engine-flink|table-design|quickstart|streaming-lakehouse|install-deploy|maintenance)/.*\.mdx?$"),
     "flink-connector-docs": (("apache/flink-connector-jdbc", "apache/flink-connector-kafka", "apache/flink-connector-mongodb",
-                              "apache/flink-connector-hbase", "apache/flink-connector-elasticsearch"),
+                              "apache/flink-connector-hbase", "apache/flink-connector-elasticsearch",
+                              "apache/flink-connector-aws", "apache/flink-connector-opensearch", "apache/flink-connector-pulsar"),
                              r"^docs/content/docs/connectors/table/.*\.md$"),
     "iceberg-docs": (("apache/iceberg",), r"^docs/docs/flink.*\.md$"),
     "flink-blog": (("apache/flink-web",), r"^docs/content/posts/.*\.md$"),
     "flink-sql-runner": (("apache/flink-kubernetes-operator",), r"^examples/flink-sql-runner-example/sql-scripts/.*\.sql$"),
     "streamshub-examples": (("streamshub/flink-sql-examples",), r"^docs/.*\.md$"),
     "datasqrl-runner": (("DataSQRL/flink-sql-runner",), r"^flink-sql-runner/src/test/resources/sql/.*\.sql$"),
+    # the plain-Flink examples and the SQL of Decodable's pipelines; the databases' own SQL left out (init
+    # scripts, a MySQL dump, a page of MySQL session statements: Flink's parser takes some, none is Flink SQL)
+    "decodable-examples": (("decodableco/examples",),
+                           r"^(?!.*(/postgres/|/mysql/|/db/|commands\.sql|failover-slots|replication-config|inventory\.orig\.sql|"
+                           r"tx-aware-cdc-buffering/))[^/]+/.*\.(sql|md)$"),
+    "flink-faker": (("knaufk/flink-faker",), r"^README\.md$"),
+    "lakesoul-docs": (("lakesoul-io/LakeSoul",), r"^website/docs/.*\.mdx?$"),
+    "oceanbase-connector-docs": (("oceanbase/flink-connector-oceanbase",), r"^docs/sink/[^/]*(?<!_cn)\.md$"),  # not the Chinese copies
+    # apache/flink is over the snapshot size `fetch` brings, so its files come one by one from the
+    # code index: DIR/apache+flink/files/<path>, their commits in DIR/apache+flink/files.json
+    "flink-docs": (("apache/flink",), r"^docs/content/docs/(dev|connectors)/table/.*\.md$"),
+    "flink-sql-client-tests": (("apache/flink",), r"^flink-table/flink-sql-(client|gateway)/src/test/resources/sql/.*\.q$"),
 }
 # nexmark's QueryRunner replaces these before it submits a query (its ${VAR}s are not SQL)
 NEXMARK_VARS = {"NEXMARK_TABLE": "datagen", "TPS": "10000000", "EVENTS_NUM": "0", "PERSON_PROPORTION": "1",
@@ -80,13 +94,68 @@ MISSING = re.compile(r"Object '[^']*' not found|Cannot find table|does not exist
 # a job statement by its text (measure runs without Flink): a query, an INSERT, CTAS
 JOB = re.compile(r"\s*(\(\s*)*(SELECT|WITH|VALUES|INSERT|TABLE\s|CREATE\s+(TEMPORARY\s+)?TABLE\s[^(]*?\bAS\s+(SELECT|WITH)\b)", re.I)
 FENCE = re.compile(r"^\s*```+\s*([\w-]*)")
+# the SQL client's and gateway's test scripts (*.q): a statement, its output, then the verdict line
+Q_VERDICT = re.compile(r"^!(ok|info|error)\s*$")
+FETCHED_ONE_BY_ONE = ("; the file was read through a code index at that commit (the repository is over the snapshot size the"
+                      " fetch tool brings) and only the SQL gather reads was copied: a page's sql blocks, a test script's"
+                      " statements with their verdict lines")
+SET_BLOCK = re.compile(r"\s*(EXPLAIN|EXECUTE)\s+STATEMENT\s+SET\b", re.I)
 
 
 # --- gather ---------------------------------------------------------------------------------------
 
 def _git(mirror: Path, repo: str, *args: str) -> str:
-    folder = mirror / repo.replace("/", "+") / "repo"
-    return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, check=True).stdout
+    folder = mirror / repo.replace("/", "+")
+    if not (folder / "repo").exists():  # fetched file by file: answer the three questions gather asks
+        return _from_files(folder, *args)
+    return subprocess.run(["git", "-C", str(folder / "repo"), *args], capture_output=True, text=True, check=True).stdout
+
+
+def _from_files(folder: Path, *args: str) -> str:
+    commits: dict[str, str] = json.loads((folder / "files.json").read_text())
+    if args[0] == "ls-tree":
+        return "\n".join(sorted(commits) if "-r" in args else ["LICENSE", "NOTICE"]) + "\n"
+    if args[0] == "show":
+        return (folder / "files" / args[1].split(":", 1)[1]).read_text(encoding="utf-8")
+    raise ValueError(args)
+
+
+def _commit(mirror: Path, repo: str, path: str) -> str:
+    files = mirror / repo.replace("/", "+") / "files.json"
+    return json.loads(files.read_text())[path] if files.exists() else _git(mirror, repo, "rev-parse", "HEAD").strip()
+
+
+def q_statements(script: str) -> tuple[list[str], list[dict]]:
+    """The statements of a SQL client or gateway test script that Flink ran without an error
+    (`!ok` or `!info` after their output), and the `!error` cases with their line and message."""
+    kept: list[str] = []
+    dropped: list[dict] = []
+    statement: list[str] = []
+    output: list[str] | None = None
+    start = 0
+    for number, line in enumerate(script.splitlines(), 1):
+        verdict = Q_VERDICT.match(line)
+        if output is None and not statement and (line.startswith("#") or not line.strip()):
+            continue
+        if output is None:
+            start = start if statement else number
+            statement.append(line)
+            # `EXPLAIN|EXECUTE STATEMENT SET BEGIN ... END;` is one statement of many lines ending in `;`
+            in_set = SET_BLOCK.match(" ".join(statement)) is not None
+            done = line.rstrip().endswith(";") and (not in_set or line.strip().upper() == "END;")
+            output = [] if done else None
+        elif verdict:
+            text = "\n".join(statement)
+            if verdict.group(1) == "error":
+                # Flink's exception, not the client's "[ERROR] Could not execute SQL statement." before it
+                message = next((o for o in output if o.strip() and o != "!output" and not o.startswith("[")), "")
+                dropped.append({"line": start, "category": "an !error case of the test script", "reason": message[:300]})
+            else:
+                kept.append(text)
+            statement, output = [], None
+        else:
+            output.append(line)
+    return kept, dropped
 
 
 def sql_blocks(markdown: str) -> list[str]:
@@ -113,8 +182,11 @@ def _copy_notices(mirror: Path, repo: str, folder: Path, suffix: str) -> None:
     """The repository's LICENSE and NOTICE, byte for byte (Apache-2.0 section 4 (a) and (d))."""
     folder.mkdir(parents=True, exist_ok=True)
     names = _git(mirror, repo, "ls-tree", "--name-only", "HEAD").split()
+    files = mirror / repo.replace("/", "+") / "files"
     for name in ("LICENSE", "NOTICE"):
-        if name in names:
+        if files.exists():
+            (folder / f"{name}{suffix}").write_bytes((files / name).read_bytes())
+        elif name in names:
             data = subprocess.run(["git", "-C", str(mirror / repo.replace("/", "+") / "repo"), "show", f"HEAD:{name}"],
                                   capture_output=True, check=True).stdout
             (folder / f"{name}{suffix}").write_bytes(data)
@@ -124,12 +196,20 @@ def gather(mirror: Path, raw: Path) -> None:
     origins: dict[str, dict[str, dict[str, str]]] = {}
     for source, (repos, pattern) in SOURCES.items():
         for repo in repos:
-            commit = _git(mirror, repo, "rev-parse", "HEAD").strip()
             _copy_notices(mirror, repo, raw / source, suffix=f"-{repo.split('/')[1]}" if len(repos) > 1 else "")
             for path in _git(mirror, repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines():
                 if not re.match(pattern, path):
                     continue
-                if source == "nexmark":
+                commit, dropped = _commit(mirror, repo, path), []
+                if path.endswith(".q"):
+                    statements, dropped = q_statements(_git(mirror, repo, "show", f"HEAD:{path}"))
+                    if not statements:
+                        continue
+                    text, where = "\n\n".join(statements) + "\n", path
+                    name = re.sub(r"^flink-table/flink-sql-|src/test/resources/sql/", "", path).replace("/", "__")
+                    name = re.sub(r"\.q$", ".sql", name)
+                    note = "the statements the test script runs without an error (`!ok`/`!info`), in order; its `!error` cases left out"
+                elif source == "nexmark":
                     folder = path.rsplit("/", 1)[0]
                     parts = [f"{folder}/ddl_gen.sql", f"{folder}/ddl_views.sql", path]
                     text = "\n\n".join(_git(mirror, repo, "show", f"HEAD:{p}").rstrip() for p in parts) + "\n"
@@ -145,14 +225,18 @@ def gather(mirror: Path, raw: Path) -> None:
                     if not blocks:
                         continue
                     text, where = "\n\n".join(blocks) + "\n", path
-                    stem = re.sub(r"^(docs/content/docs/connectors/|docs/content/posts/|docs/docs/|website/docs/|docs/)", "", path)
-                    name = re.sub(r"\.mdx?$", ".sql", stem.replace("/", "__"))
+                    stem = re.sub(r"^(docs/content/docs/connectors/|docs/content/docs/dev/|docs/content/posts/|docs/docs/|website/docs/|docs/)",
+                                  "", path)
+                    name = re.sub(r"\.mdx?$", ".sql", stem.replace("/", "__").replace(" ", "-"))
                     if len(repos) > 1:
                         name = f"{repo.split('/')[1]}__{name}"
                     note = "the page's sql blocks in order, `Flink SQL>` prompts removed; a block's unterminated last statement ends with the block"
                 (raw / source).mkdir(parents=True, exist_ok=True)
                 (raw / source / name).write_text(text, encoding="utf-8")
-                origins.setdefault(source, {})[name] = {"repo": repo, "path": where, "commit": commit, "license": LICENSE, "note": note}
+                if (mirror / repo.replace("/", "+") / "files.json").exists():
+                    note += FETCHED_ONE_BY_ONE
+                origins.setdefault(source, {})[name] = {"repo": repo, "path": where, "commit": commit, "license": LICENSE, "note": note,
+                                                        **({"dropped_when_gathered": dropped} if dropped else {})}
     (raw / "origins.json").write_text(json.dumps(origins, indent=1, sort_keys=True))
     for source, files in sorted(origins.items()):
         print(f"{source}: {len(files)} files")
@@ -252,8 +336,9 @@ def check(raw: Path, out: Path) -> None:
                 keep = _check_script(flink, f"{source}/{name}", chunks, [i for i in range(len(chunks)) if i not in dropped], dropped)
                 if keep:
                     (target / name).write_text(_joined(chunks, keep), encoding="utf-8")
-                entries.append({"file": name if keep else None, **origin, "statements_in_source": len(chunks),
-                                "kept": [classes[i] for i in keep], "dropped": [dropped[i] for i in sorted(dropped)]})
+                earlier = origin.pop("dropped_when_gathered", [])
+                entries.append({"file": name if keep else None, **origin, "statements_in_source": len(chunks) + len(earlier),
+                                "kept": [classes[i] for i in keep], "dropped": earlier + [dropped[i] for i in sorted(dropped)]})
                 print(f"{source}/{name}: {len(chunks)} -> {len(keep)}", flush=True)
             (target / "MANIFEST.json").write_text(json.dumps(_manifest(source, entries), indent=1) + "\n")
 

@@ -91,6 +91,24 @@ def extend(dataphin: Dialect) -> None:
 
     dataphin.replace(CreateCatalogStatementSegment=CreateCatalogStatementSegment, StatementSegment=StatementSegment)
 
+    # `DROP TEMPORARY VIEW [IF EXISTS] v` and `DROP TEMPORARY [SYSTEM] FUNCTION [IF EXISTS] f`: Flink's
+    # forms for what CREATE TEMPORARY made (ansi, like `flink`, has TEMPORARY for tables only)
+    drop_view = dataphin.get_segment("DropViewStatementSegment")
+    drop_function = dataphin.get_segment("DropFunctionStatementSegment")
+
+    class DropViewStatementSegment(drop_view):  # type: ignore[misc, valid-type]
+        """``DROP [TEMPORARY] VIEW [IF EXISTS] v``."""
+
+        match_grammar = drop_view.match_grammar.copy(insert=[Ref.keyword("TEMPORARY", optional=True)], at=1)
+
+    class DropFunctionStatementSegment(drop_function):  # type: ignore[misc, valid-type]
+        """``DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] f``."""
+
+        match_grammar = drop_function.match_grammar.copy(
+            insert=[Sequence("TEMPORARY", Ref.keyword("SYSTEM", optional=True), optional=True)], at=1)
+
+    dataphin.replace(DropViewStatementSegment=DropViewStatementSegment, DropFunctionStatementSegment=DropFunctionStatementSegment)
+
     # `VARCHAR(n) CHARACTER SET \`UTF-16LE\``: Calcite's string type as Flink's SHOW CREATE TABLE prints
     # it (SQL generated from a catalog carries it; Flink's parser and planner take it)
     datatype = dataphin.get_segment("DatatypeSegment")
@@ -123,5 +141,17 @@ def extend(dataphin: Dialect) -> None:
         Sequence("SET", Ref("DataphinOptionsBracketGrammar")),
         Sequence("RESET", Bracketed(Delimited(Ref("QuotedLiteralSegment")))),
     ]
-    dataphin.replace(AlterTableOptionsGrammar=dataphin.get_grammar("AlterTableOptionsGrammar").copy(
-        insert=[bracketed_columns, placed_column, dropped, renamed_column, *options]))
+    # `dropped` goes first: ansi's `name [=] value` option also takes `DROP WATERMARK` (two words, a tie
+    # the first alternative wins), which made WATERMARK a column name (FX01)
+    options_grammar = dataphin.get_grammar("AlterTableOptionsGrammar").copy(insert=[dropped], at=0)
+    dataphin.replace(AlterTableOptionsGrammar=options_grammar.copy(insert=[bracketed_columns, placed_column, renamed_column, *options]))
+
+    # `ALTER TABLE IF EXISTS t ...`: Flink 1.20 does nothing when t does not exist
+    alter_table = dataphin.get_segment("AlterTableStatementSegment")
+
+    class AlterTableStatementSegment(alter_table):  # type: ignore[misc, valid-type]
+        """``ALTER TABLE [IF EXISTS] t ...``."""
+
+        match_grammar = alter_table.match_grammar.copy(insert=[Ref("IfExistsGrammar", optional=True)], at=2)
+
+    dataphin.replace(AlterTableStatementSegment=AlterTableStatementSegment)

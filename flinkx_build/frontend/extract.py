@@ -152,6 +152,10 @@ def _canonical_hint(text: str) -> str:
 
 
 def _tables(tree: BaseSegment, body: BaseSegment, defined: BaseSegment | None, chunk: Chunk, stmt: ParsedStatement) -> None:
+    if_exists = body.is_type("drop_table_statement", "drop_view_statement", "alter_table_statement") and any(
+        s.is_type("keyword") and s.raw.upper() == "EXISTS" for s in [c for c in body.segments if c.is_code][:5])
+    if if_exists:
+        return  # `DROP|ALTER ... IF EXISTS t`: Flink accepts a t that does not exist, so no name is looked up
     for path_step in _crawl_with_parents(body, "table_reference"):
         ref, parents = path_step
         if ref is defined:
