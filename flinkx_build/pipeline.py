@@ -31,8 +31,8 @@ from flinkx_build.variables import find_variables
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text as _parse_text
 from flinkx_build.load.workspace import load_workspace
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.noqa import suppressed
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.task import resolve_task

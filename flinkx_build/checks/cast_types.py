@@ -13,7 +13,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.flink_data import type_heads_of_any_version
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 

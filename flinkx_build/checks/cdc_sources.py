@@ -11,7 +11,7 @@ from __future__ import annotations
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.reads import CdcReader
 from flinkx_build.resolve.reads import mysql_cdc_readers

@@ -16,7 +16,7 @@ from flinkx_build.errors import CODES
 
 if TYPE_CHECKING:
     from flinkx_build.errors import Diagnostic
-    from flinkx_build.model import Workspace
+    from flinkx_build.workspace_model import Workspace
     from flinkx_build.resolve.model import ResolvedTask
     from flinkx_build.semantic.model import TaskModel
 

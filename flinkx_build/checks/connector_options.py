@@ -26,9 +26,9 @@ from flinkx_build.connectors import spec_for
 from flinkx_build.connectors import unknown_keys
 from flinkx_build.engines import ENGINE_ONLY_OPTIONS
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Loc
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Loc
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.semantic.model import TaskModel

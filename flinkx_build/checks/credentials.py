@@ -15,7 +15,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.limits import position
 from flinkx_build.limits import sql_tokens
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
 

@@ -12,7 +12,7 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.semantic.model import TaskModel

@@ -32,7 +32,7 @@ from flinkx_build.flink_data import facts_or_default
 from flinkx_build.flink_data import versions_with_type
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.positions import Pos
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.semantic.model import TaskModel

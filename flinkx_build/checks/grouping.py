@@ -17,7 +17,7 @@ from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.flink_data import builtin_functions
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.functions import AGGREGATES
 from flinkx_build.semantic.model import Binding

@@ -13,7 +13,7 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.analyze import COMPARISONS
 from flinkx_build.semantic.model import Binding

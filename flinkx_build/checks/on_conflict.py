@@ -23,7 +23,7 @@ from flinkx_build.flink_data import facts_or_default
 from flinkx_build.flink_data import supported_versions
 from flinkx_build.flink_data import facts_for
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.semantic.changelog import UPDATE

@@ -12,7 +12,7 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import TaskModel

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from flinkx_build.frontend.worker import ParserProcess
-    from flinkx_build.model import Workspace
+    from flinkx_build.workspace_model import Workspace
     from flinkx_build.pipeline import Session
 
 workspace_argument = click.argument("workspace", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))

@@ -28,7 +28,7 @@ from flinkx_build.lint.write import write_fixes
 from flinkx_build.load.workspace import find_workspace
 
 if TYPE_CHECKING:
-    from flinkx_build.model import Workspace
+    from flinkx_build.workspace_model import Workspace
 
 NO_PLANNER_ENV = "FLINKX_NO_PLANNER"  # set (non-empty): as --no-planner, for every lint of this environment
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))

@@ -25,9 +25,9 @@ from flinkx_build.graph.build import GraphParts
 from flinkx_build.graph.build import graph_parts
 from flinkx_build.graph.build import task_elements
 from flinkx_build.load.workspace import display_path
-from flinkx_build.model import Function
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.effective import effective_definition
 from flinkx_build.resolve.model import TableDef

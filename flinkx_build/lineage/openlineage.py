@@ -35,7 +35,7 @@ from openlineage.client.serde import Serde
 from flinkx_build import __version__
 from flinkx_build.credentials import has_literal_credential
 from flinkx_build.credentials import is_credential_key
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef

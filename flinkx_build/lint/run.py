@@ -29,8 +29,8 @@ from flinkx_build.lint.task_jobs import rule_job
 from flinkx_build.lint.task_jobs import task_rule_cache_key
 from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.yamlfix import quote_values
-from flinkx_build.model import LintConfig
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import LintConfig
+from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
 from flinkx_build.progress import NO_PROGRESS

@@ -33,8 +33,8 @@ from flinkx_build.load.workspace import display_path
 from flinkx_build.load.workspace import find_workspace
 from flinkx_build.load.yaml_io import NO_CACHE
 from flinkx_build.load.yaml_io import load_yaml
-from flinkx_build.model import Project
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Project
+from flinkx_build.workspace_model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask

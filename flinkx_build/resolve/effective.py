@@ -16,7 +16,7 @@ from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import Hint
 from flinkx_build.frontend.statements import TableRef
-from flinkx_build.model import MetaTable
+from flinkx_build.workspace_model import MetaTable
 from flinkx_build.resolve.model import ColumnDef
 from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.model import TableDef

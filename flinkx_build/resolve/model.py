@@ -9,9 +9,9 @@ from dataclasses import field
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.model import Function
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Task
 
 
 @dataclass(frozen=True)

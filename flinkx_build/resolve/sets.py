@@ -6,7 +6,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import SetOption
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.effective import KEY_KINDS
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import TableSettings

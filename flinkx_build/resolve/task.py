@@ -11,9 +11,9 @@ from flinkx_build.frontend.splitter import strip_comments
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import effective_definition
 from flinkx_build.resolve.effective import locked_hint

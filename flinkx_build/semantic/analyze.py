@@ -10,7 +10,7 @@ unqualified names: an unknown is never reported as an error.
 from __future__ import annotations
 
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef

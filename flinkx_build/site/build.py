@@ -17,9 +17,9 @@ from flinkx_build.emit.writer import write_build
 from flinkx_build.pipeline import Session
 from flinkx_build.site.data_files import graph_js
 from flinkx_build.site.data_files import search_js
-from flinkx_build.site.model import SiteModel
-from flinkx_build.site.model import build_model
-from flinkx_build.site.model import view_node
+from flinkx_build.site.site_model import SiteModel
+from flinkx_build.site.site_model import build_model
+from flinkx_build.site.site_model import view_node
 from flinkx_build.site.pages import function_page
 from flinkx_build.site.pages import index_page
 from flinkx_build.site.pages import lineage_page

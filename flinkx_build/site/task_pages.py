@@ -26,7 +26,7 @@ from flinkx_build.forked import CORES
 from flinkx_build.forked import can_fork
 from flinkx_build.forked import forked_pool
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.explain import explain_data
 

@@ -16,7 +16,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import value_loc
-from flinkx_build.model import Loc
+from flinkx_build.workspace_model import Loc
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.testing.fixtures import RawCase

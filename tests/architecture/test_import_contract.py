@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # what Flink, the engines and the connectors accept: tables of facts
     ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text", "targets")),
     # the workspace model: plain dataclasses every stage reads
-    ("model", ("model",)),
+    ("model", ("workspace_model",)),
     # the embedded Flink planner and its stand-in connector; imports nothing above the cache root,
     # and the checks and the semantic model ask it which changelog a connector gives
     ("planner", ("validate", "planner")),

@@ -22,7 +22,7 @@ from flinkx_build.commands.validate import map_finding
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.errors import Diagnostic
 from flinkx_build.lint.run import lint_task
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import ScriptToValidate
 from flinkx_build.validate.engine import FlinkSession

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flinkx_build.model import Loc
+from flinkx_build.workspace_model import Loc
 from flinkx_build.testing.bind import BoundTable
 from flinkx_build.testing.bind import Change
 from flinkx_build.testing.bind import TableInfo
