@@ -19,7 +19,7 @@ from flinkx_build.semantic.analyze import COMPARISONS
 from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import LookupUse
 from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import common_type
+from flinkx_build.flink_types import common_type
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:

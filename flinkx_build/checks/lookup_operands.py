@@ -18,7 +18,7 @@ from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import LookupUse
 from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import FlinkType
+from flinkx_build.flink_types import FlinkType
 
 _TIMES = ("TIMESTAMP", "TIMESTAMP_LTZ")
 

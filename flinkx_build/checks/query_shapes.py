@@ -16,8 +16,8 @@ from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import Binding
 from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import parse_type
-from flinkx_build.semantic.types import row_fields
+from flinkx_build.flink_types import parse_type
+from flinkx_build.flink_types import row_fields
 
 # (fewest, most) arguments of Flink 1.20's window TVFs: the table, the DESCRIPTOR, the
 # sizes, then an optional offset (SESSION has none). To move into the generated function

@@ -14,7 +14,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.workspace_model import Workspace
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import parse_type
+from flinkx_build.flink_types import parse_type
 
 
 def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:

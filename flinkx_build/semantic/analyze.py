@@ -15,7 +15,7 @@ from flinkx_build.resolve.model import ResolvedStatement
 from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.model import TableDef
 from flinkx_build.semantic import task_tables
-from flinkx_build.semantic import types as ft
+from flinkx_build import flink_types as ft
 from flinkx_build.semantic.changelog import query_mode
 from flinkx_build.semantic.functions import AGGREGATES
 from flinkx_build.semantic.functions import call_type

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.statements import Pos
-from flinkx_build.semantic.types import FlinkType
+from flinkx_build.flink_types import FlinkType
 
 if TYPE_CHECKING:
     from flinkx_build.resolve.model import TableDef

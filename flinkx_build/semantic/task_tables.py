@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.semantic import types as ft
+from flinkx_build import flink_types as ft
 from flinkx_build.semantic.functions import call_type
 from flinkx_build.semantic.model import IDENTITY
 from flinkx_build.semantic.model import ColumnId

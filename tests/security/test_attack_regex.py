@@ -25,8 +25,8 @@ from flinkx_build.noqa import suppressed
 from flinkx_build.resolve import reads
 from flinkx_build.resolve.effective import flink_watermark_expression
 from flinkx_build.resolve.effective import parse_watermark
-from flinkx_build.semantic.types import FlinkType
-from flinkx_build.semantic.types import row_fields
+from flinkx_build.flink_types import FlinkType
+from flinkx_build.flink_types import row_fields
 from flinkx_build.testing.values import parse_type as fixture_type
 
 N = 50_000
