@@ -86,7 +86,7 @@ def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags:
     """Add what the resolver and the semantic checks find (never cached: they read meta tables and functions)."""
     lint_cfg = session.workspace.config.lint
     diags = list(diags)
-    resolved = session.resolved(task)
+    resolved = session.analysed(task)
     # the build reports some rule problems too (FX03): keep one line per place and code
     seen = {(d.line, d.col, d.code) for d in diags}
     diags.extend(d for d in resolved.diagnostics if (d.line, d.col, d.code) not in seen)

@@ -15,7 +15,7 @@ from flinkx_build.workspace_model import DocsConfig
 from flinkx_build.workspace_model import Function
 from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Workspace
-from flinkx_build.semantic.model import compose
+from flinkx_build.resolve.analysed import compose
 from flinkx_build.semantic.summary import TaskSummary
 
 @dataclass
