@@ -17,10 +17,10 @@ from flinkx_build.frontend.parse import parse_chunk
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.limits import offset_of
 from flinkx_build.variables import render
 from flinkx_build.lsp.analysis import TaskAnalysis
 from flinkx_build.lsp.locate import definition_for_qualifier
-from flinkx_build.lsp.locate import offset_of
 from flinkx_build.lsp.locate import table_definitions
 from flinkx_build.resolve.analysed import AnalysedStatement
 from flinkx_build.resolve.analysed import TableDef

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
+from flinkx_build.limits import offset_of
 from flinkx_build.variables import VARIABLE_PATTERN
 from flinkx_build.variables import find_variables
 from flinkx_build.lsp.analysis import TaskAnalysis
@@ -71,19 +72,6 @@ Target = TableTarget | FunctionTarget | VariableTarget | ColumnTarget
 
 # a column reference as written: `o.order_id`, o.`partition` (its extent; the parts come from the parse)
 _COLUMN_CHAIN = re.compile(r"(?:`(?:[^`]|``)*`|[A-Za-z0-9_]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[A-Za-z0-9_]+))*")
-
-
-def offset_of(text: str, line: int, col: int) -> int:
-    """Character offset of a 1-based (line, col); clamped to the text."""
-    start = 0
-    for _ in range(line - 1):
-        newline = text.find("\n", start)
-        if newline < 0:
-            return len(text)
-        start = newline + 1
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end
-    return min(start + col - 1, end)
 
 
 def source_extent(text: str, pos: Pos, rendered: str, context: dict[str, str]) -> Extent:
