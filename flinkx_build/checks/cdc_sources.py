@@ -31,7 +31,7 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
                                   f"use a range of at least {parallelism} ids, e.g. '{reader.ids[0]}-{reader.ids[0] + parallelism - 1}'"))
     seen = set()
     for rs in analysed.statements:
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
+        for ref, bound in rs.table_refs():
             d = bound.definition
             if d is None or ref.role == "write" or original_connector(d.options) != "mysql-cdc" or (bound.key, ref.pos) in seen:
                 continue

@@ -26,7 +26,7 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     path = analysed.task.display_path
     out = []
     for rs in analysed.statements:
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
+        for ref, bound in rs.table_refs():
             definition = bound.definition
             if definition is None or original_connector(definition.options) != "upsert-kafka" or definition.primary_key:
                 continue
@@ -35,7 +35,7 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     for sm in analysed.statements:
         if sm.kind != "insert" or sm.changelog != UPDATE or sm.sink_pos is None:
             continue
-        written = next((b for b, r in zip(sm.tables, sm.parsed.tables) if r.role == "write" and not r.in_hint), None)
+        written = sm.sink_table()
         if written is None or written.definition is None:
             continue
         options = written.definition.options

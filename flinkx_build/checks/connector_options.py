@@ -88,7 +88,7 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     out: dict[tuple[str, int, int, str], Diagnostic] = {}
     missing_seen: set[tuple[str, tuple[str, ...]]] = set()
     for rs in analysed.statements:
-        for bound, ref in zip(rs.tables, rs.parsed.tables):
+        for ref, bound in rs.table_refs():
             definition = bound.definition
             if bound.kind != "meta" or definition is None:
                 continue

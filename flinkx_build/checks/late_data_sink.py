@@ -25,10 +25,10 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     for rs in analysed.statements:
         if rs.parsed.query is None or not any(i.lower == "late_data_sink" for h in rs.parsed.select_hints for i in h.items):
             continue
-        direct = [r for r, b in zip(rs.parsed.tables, rs.tables) if b.kind == "meta" and r.role == "read" and not r.in_hint]
+        direct = [r for r, b in rs.table_refs() if b.kind == "meta" and r.role == "read" and not r.in_hint]
         if len(direct) == 1:
             continue  # one meta table: resolve/task.py checks it
-        sink = next((b for r, b in zip(rs.parsed.tables, rs.tables) if r.in_hint and b.kind == "meta"), None)
+        sink = next((b for r, b in rs.table_refs() if r.in_hint and b.kind == "meta"), None)
         root = rs.parsed.query.root
         mine = [b for b in rs.bindings if b.query == root]
         if sink is None or sink.key not in analysed.tables or any(b.status not in ("bound", "outer", "alias") for b in mine):

@@ -35,7 +35,7 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
                                           did_you_mean(name, rs.select_names) or "name an output field (an alias if the SELECT renames it)"))
         if distribute or rs.parsed.query is None or rs.parsed.query.root < 0 or _shuffles(rs.parsed.query):
             continue
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
+        for ref, bound in rs.table_refs():
             d = bound.definition
             if d is None or ref.role == "write" or "source.parallelism" not in d.options:
                 continue

@@ -54,7 +54,7 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
             continue
         if sm.parsed.on_conflict or sm.parsed.query is None:
             continue
-        written = next((b for b, r in zip(sm.tables, sm.parsed.tables) if r.role == "write" and not r.in_hint), None)
+        written = sm.sink_table()
         if written is None or written.definition is None or not written.definition.primary_key:
             continue
         primary_key = {c.lower() for c in written.definition.primary_key}

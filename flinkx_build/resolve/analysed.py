@@ -18,6 +18,7 @@ from flinkx_build.flink_types import FlinkType
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
+from flinkx_build.frontend.statements import TableRef
 from flinkx_build.workspace_model import Function
 from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Task
@@ -245,6 +246,14 @@ class AnalysedStatement:
     @property
     def kind(self) -> str:
         return self.parsed.kind
+
+    def table_refs(self) -> Iterator[tuple[TableRef, BoundTable]]:
+        """Each table reference as written, with what it means."""
+        return zip(self.parsed.tables, self.tables)
+
+    def sink_table(self) -> BoundTable | None:
+        """What the table an INSERT writes means (a table named in a hint is not written)."""
+        return next((b for r, b in self.table_refs() if r.role == "write" and not r.in_hint), None)
 
     def lineage(self) -> dict[str, frozenset[LineageInput]]:
         """Sink column -> the base columns it is computed from (INSERTs only)."""

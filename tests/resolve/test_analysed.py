@@ -31,6 +31,7 @@ def test_a_statement_holds_what_resolve_bound_and_what_semantic_found(make_works
     (statement,) = task.statements
     assert isinstance(statement, AnalysedStatement)
     assert sorted(b.key for b in statement.tables) == ["dwd.order_sink", "ods.orders"]  # resolve
+    assert statement.sink_table().key == "dwd.order_sink" and [r.role for r, _ in statement.table_refs()].count("write") == 1
     assert statement.sink == "dwd.order_sink" and [o.name for o in statement.outputs][:2] == ["id", "qty"]  # semantic
     assert [b.status for b in task.bindings()].count("unknown") == 1  # o.brnd
     assert "FX401" in [d.code for d in task.diagnostics]  # the checks read the same object
