@@ -49,6 +49,20 @@ def position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - start + 1
 
 
+def offset_of(text: str, line: int, col: int) -> int:
+    """0-based offset of a 1-based (line, col) in `text`, clamped to the end of that line (a line
+    past the text: its end). Lines end at LF, as the parser's and Flink's positions count them."""
+    start = 0
+    for _ in range(line - 1):
+        newline = text.find("\n", start)
+        if newline < 0:
+            return len(text)
+        start = newline + 1
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    return min(start + max(col, 1) - 1, end)
+
+
 def describe_char(ch: str) -> str:
     """A control character as the user can look it up: U+0000 (NUL)."""
     names = {"\x00": "NUL", "\x1b": "ESC", "\x7f": "DEL", "\x0c": "form feed", "\x0b": "vertical tab", "\x08": "backspace"}

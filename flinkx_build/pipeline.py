@@ -31,13 +31,12 @@ from flinkx_build.variables import find_variables
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text as _parse_text
 from flinkx_build.load.workspace import load_workspace
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.noqa import suppressed
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.task import resolve_task
 from flinkx_build.semantic import analyze
-from flinkx_build.semantic.model import TaskModel
 from flinkx_build.semantic.summary import TaskSummary
 from flinkx_build.semantic.summary import summarize
 from flinkx_build.semantic.summary_cache import SummaryCache
@@ -61,9 +60,8 @@ class Session:
     cache: ParseCache
     mode: str
     _parsed: dict[str, list[ParsedStatement]] = field(default_factory=dict)
-    _resolved: dict[str, ResolvedTask] = field(default_factory=dict)
+    _analysed: dict[str, AnalysedTask] = field(default_factory=dict)
     _compiled: dict[str, CompiledScript] = field(default_factory=dict)
-    _models: dict[str, TaskModel] = field(default_factory=dict)
     _summaries: dict[str, TaskSummary] = field(default_factory=dict)  # with their compiled SQL
     _lite: dict[str, TaskSummary] = field(default_factory=dict)  # made or read without it
     _summary_keys: dict[str, str | None] = field(default_factory=dict)  # the task's text is fixed for a session
@@ -185,8 +183,7 @@ class Session:
     def remember_parse(self, task: Task, statements: list[ParsedStatement], store: bool = True) -> None:
         """Adopt a parse made elsewhere (lint parses while it lints); `store=False`: it came from a cache."""
         self._parsed[task.key] = statements
-        self._resolved.pop(task.key, None)
-        self._models.pop(task.key, None)
+        self._analysed.pop(task.key, None)
         self._compiled.pop(task.key, None)
         self._summaries.pop(task.key, None)
         self._lite.pop(task.key, None)
@@ -194,21 +191,15 @@ class Session:
             context = self.context_for(task)
             self.cache.put(ParseCache.key(task.text, context), statements)
 
-    def resolved(self, task: Task) -> ResolvedTask:
-        """The task with every reference bound, its semantic checks' findings included."""
-        if task.key not in self._resolved:
+    def analysed(self, task: Task) -> AnalysedTask:
+        """The task with every reference bound and every column analysed, its checks' findings included."""
+        if task.key not in self._analysed:
             result = resolve_task(self.workspace, task, self.parsed(task), self.mode)
             result.diagnostics[:0] = self.variable_diagnostics(task)
-            model = analyze(self.workspace, result)
-            result.diagnostics.extend(run_checks(self.workspace, result, model))
-            self._resolved[task.key] = result
-            self._models[task.key] = model
-        return self._resolved[task.key]
-
-    def model(self, task: Task) -> TaskModel:
-        """The column-level semantic model of the task (scopes, bindings, types, lineage)."""
-        self.resolved(task)
-        return self._models[task.key]
+            analyze(self.workspace, result)
+            result.diagnostics.extend(run_checks(self.workspace, result))
+            self._analysed[task.key] = result
+        return self._analysed[task.key]
 
     def summary_known(self, task: Task) -> bool:
         """This session or the summary cache has the task's summary with its compiled SQL.
@@ -268,17 +259,17 @@ class Session:
         found = self._usable_summary(task, compile)
         if found is not None:
             return found
-        rt = self.resolved(task)
+        rt = self.analysed(task)
         ws = self.workspace
         settings = [ws.config.engine, ws.config.flink_version, ws.config.dataphin_version, self.mode]
         key = self.summary_key(task)
         if not compile:
-            made = summarize(rt, self.model(task), None, settings)
+            made = summarize(rt, None, settings)
             if self.summary_cache is not None:
                 self.summary_cache.put(self.summary_cache.without_sql(key), made)
             self._lite[task.key] = made
             return made
-        made = summarize(rt, self.model(task), None if self._blocks_compile(task, rt.diagnostics) else self.compiled(task).text, settings)
+        made = summarize(rt, None if self._blocks_compile(task, rt.diagnostics) else self.compiled(task).text, settings)
         if self.summary_cache is not None:
             self.summary_cache.put(key, made)
         self._summaries[task.key] = made
@@ -287,7 +278,7 @@ class Session:
     def compiled(self, task: Task) -> CompiledScript:
         if task.key not in self._compiled:
             ws = self.workspace
-            self._compiled[task.key] = compile_task(self.resolved(task), ws.config.engine, ws.config.flink_version, self.mode)
+            self._compiled[task.key] = compile_task(self.analysed(task), ws.config.engine, ws.config.flink_version, self.mode)
         return self._compiled[task.key]
 
     def tasks(self, projects: list[str] | None = None) -> list[Task]:

@@ -38,7 +38,7 @@ from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.workspace import CONFIG_FILE
 from flinkx_build.load.workspace import _load_config  # the loader's own reading of flinkx.yaml, nothing else
 from flinkx_build.load.workspace import find_workspace
-from flinkx_build.model import WorkspaceConfig
+from flinkx_build.workspace_model import WorkspaceConfig
 from flinkx_build.paths import below
 
 FORMAT = "flinkx-run-memo"

@@ -1,6 +1,6 @@
 """`${var}` variables: one pattern and one context, for SQL and YAML alike.
 
-The context is `Workspace.context_for` (model.py). Task SQL is rendered by
+The context is `Workspace.context_for` (workspace_model.py). Task SQL is rendered by
 sqlfluff's `placeholder` templater configured from `sqlfluff_templater_config()`,
 so positions map back to the task file through sqlfluff's own source mapping. YAML values are rendered by `render()`, which
 applies the same pattern to the same context.

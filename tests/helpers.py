@@ -23,7 +23,7 @@ def compile_task(root: Path, key: str, mode: str | None = None) -> str:
     assert not errors, errors
     project, name = key.split("/", 1)
     task = session.workspace.projects[project].tasks[name]
-    resolved = session.resolved(task)
+    resolved = session.analysed(task)
     errors = [d.format() for d in resolved.diagnostics if d.is_error]
     assert not errors, errors
     return session.compiled(task).text
@@ -33,7 +33,7 @@ def task_errors(root: Path, key: str) -> list[str]:
     session = session_for(root)
     project, name = key.split("/", 1)
     task = session.workspace.projects[project].tasks[name]
-    return [d.format() for d in session.resolved(task).diagnostics if d.is_error]
+    return [d.format() for d in session.analysed(task).diagnostics if d.is_error]
 
 
 def squash(sql: str) -> str:

@@ -31,9 +31,8 @@ from flinkx_build.checks import workspace
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 # FX499 comes from `flinkx upgrade-check` alone (upgrade/report.py): a version change, not a task's SQL
 UPGRADE_STATE = Check("state across a Flink version change", (CheckCode("FX499", "state-not-restored"),), None, flink_finds_it=False)
@@ -60,20 +59,20 @@ def codes_flink_also_finds() -> frozenset[str]:
     return frozenset(code for check in REGISTRY if check.flink_finds_it for code in check.code_names)
 
 
-def run_checks(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def run_checks(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     """Every check's findings, except in statements the resolver already found broken:
     a bad hint or an unknown table would only cascade into column findings there."""
-    broken = _broken_lines(resolved)
+    broken = _broken_lines(analysed)
     out: list[Diagnostic] = []
     for check in CHECKS:
-        out.extend(d for d in check(ws, resolved, model) if d.path != resolved.task.display_path or d.line not in broken)
+        out.extend(d for d in check(ws, analysed) if d.path != analysed.task.display_path or d.line not in broken)
     return out
 
 
-def _broken_lines(resolved: ResolvedTask) -> set[int]:
-    path = resolved.task.display_path
-    error_lines = {d.line for d in resolved.diagnostics if d.is_error and d.path == path}
-    starts = [rs.parsed.pos.line for rs in resolved.statements]
+def _broken_lines(analysed: AnalysedTask) -> set[int]:
+    path = analysed.task.display_path
+    error_lines = {d.line for d in analysed.diagnostics if d.is_error and d.path == path}
+    starts = [rs.parsed.pos.line for rs in analysed.statements]
     out: set[int] = set()
     for i, start in enumerate(starts):
         end = starts[i + 1] - 1 if i + 1 < len(starts) else max(error_lines | {start})

@@ -15,9 +15,8 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.flink_data import type_heads_of_any_version
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 @lru_cache(maxsize=1)
 def flink_type_names() -> tuple[str, ...]:
@@ -41,13 +40,10 @@ def unknown_type_name(type_text: str) -> str | None:
     return type_text.strip()[:end] or None
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out: list[Diagnostic] = []
-    for rs in resolved.statements:
-        sq = rs.parsed.query
-        if sq is None:
-            continue
+    for _, sq in analysed.queries():
         for decl in sq.create_columns:
             name = unknown_type_name(decl.type_text) if decl.kind == "physical" else None
             if name and decl.pos is not None:

@@ -11,19 +11,18 @@ from __future__ import annotations
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.reads import CdcReader
 from flinkx_build.resolve.reads import mysql_cdc_readers
-from flinkx_build.semantic.model import TaskModel
 from flinkx_build.validate.standin import original_connector
+from flinkx_build.workspace_model import Workspace
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out = []
-    parallelism = _parallelism(resolved)
-    for reader in mysql_cdc_readers(resolved):
+    parallelism = _parallelism(analysed)
+    for reader in mysql_cdc_readers(analysed):
         size = reader.ids[1] - reader.ids[0] + 1
         if size < parallelism:
             o = reader.origin
@@ -31,8 +30,8 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                                   f"server-id of {reader.table} gives {size} id(s) for a source parallelism of {parallelism}: each parallel reader needs its own",
                                   f"use a range of at least {parallelism} ids, e.g. '{reader.ids[0]}-{reader.ids[0] + parallelism - 1}'"))
     seen = set()
-    for rs in resolved.statements:
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
+    for rs in analysed.statements:
+        for ref, bound in rs.table_refs():
             d = bound.definition
             if d is None or ref.role == "write" or original_connector(d.options) != "mysql-cdc" or (bound.key, ref.pos) in seen:
                 continue
@@ -49,10 +48,10 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
     return out
 
 
-def _parallelism(resolved: ResolvedTask) -> int:
+def _parallelism(analysed: AnalysedTask) -> int:
     """`SET 'parallelism.default' = 'n'` in the task, else 1."""
     value = 1
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         written = rs.parsed.flink_set[1] if rs.parsed.flink_set and rs.parsed.flink_set[0] == "parallelism.default" else ""
         # ASCII digits only ('²' is a digit to str.isdigit, not to int), and few enough for int()
         if written.isascii() and written.isdigit() and len(written) <= 9:

@@ -12,32 +12,30 @@ from __future__ import annotations
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.semantic.changelog import UPDATE
-from flinkx_build.semantic.model import TaskModel
 from flinkx_build.validate.standin import original_connector
 from flinkx_build.validate.standin import sink_changelog
+from flinkx_build.workspace_model import Workspace
 
 # connectors whose sink upserts by the primary key and refuses updates without one
 KEYED_UPSERT_SINKS = frozenset({"upsert-kafka", "jdbc"})
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out = []
-    for rs in resolved.statements:
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
+    for rs in analysed.statements:
+        for ref, bound in rs.table_refs():
             definition = bound.definition
             if definition is None or original_connector(definition.options) != "upsert-kafka" or definition.primary_key:
                 continue
             out.append(Diagnostic(path, ref.pos.line, ref.pos.col, "FX431", f"{bound.key} is an upsert-kafka table without a primary key",
                                   "declare primary_key: in its YAML (or SET/hint it): upsert-kafka upserts by key"))
-    for sm in model.statements:
+    for sm in analysed.statements:
         if sm.kind != "insert" or sm.changelog != UPDATE or sm.sink_pos is None:
             continue
-        rs = resolved.statements[sm.index]
-        written = next((b for b, r in zip(rs.tables, rs.parsed.tables) if r.role == "write" and not r.in_hint), None)
+        written = sm.sink_table()
         if written is None or written.definition is None:
             continue
         options = written.definition.options

@@ -16,11 +16,10 @@ from flinkx_build.errors import CODES
 
 if TYPE_CHECKING:
     from flinkx_build.errors import Diagnostic
-    from flinkx_build.model import Workspace
-    from flinkx_build.resolve.model import ResolvedTask
-    from flinkx_build.semantic.model import TaskModel
+    from flinkx_build.resolve.analysed import AnalysedTask
+    from flinkx_build.workspace_model import Workspace
 
-TaskCheck = Callable[["Workspace", "ResolvedTask", "TaskModel"], "list[Diagnostic]"]
+TaskCheck = Callable[["Workspace", "AnalysedTask"], "list[Diagnostic]"]
 
 
 @dataclass(frozen=True)

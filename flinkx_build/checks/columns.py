@@ -12,9 +12,8 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 # SQL words that read like a column but are niladic functions in Flink
 NILADIC = frozenset({
@@ -23,10 +22,10 @@ NILADIC = frozenset({
 })
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out = []
-    for binding in model.bindings():
+    for binding in analysed.bindings():
         ref, pos = binding.ref, binding.ref.pos
         if pos is None or not ref.parts:
             continue

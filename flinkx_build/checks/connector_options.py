@@ -26,12 +26,11 @@ from flinkx_build.connectors import spec_for
 from flinkx_build.connectors import unknown_keys
 from flinkx_build.engines import ENGINE_ONLY_OPTIONS
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Loc
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.resolve.model import TableDef
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import TableDef
+from flinkx_build.workspace_model import Loc
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Workspace
 
 # Engines that run Apache Flink's own connectors (MRS adds only source.parallelism, checked as
 # FX170), so an unknown key is refused there: an error. VVR's and Blink's connectors are their
@@ -81,15 +80,15 @@ def table_diagnostics(ws: Workspace) -> list[Diagnostic]:
     return list(out.values())
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     """FX420 for the task's SET and OPTIONS-hint keys, FX421 for each table it uses without a
     required option (at the table's first such reference in the task)."""
-    path = resolved.task.display_path
+    path = analysed.task.display_path
     engine = ws.config.engine
     out: dict[tuple[str, int, int, str], Diagnostic] = {}
     missing_seen: set[tuple[str, tuple[str, ...]]] = set()
-    for rs in resolved.statements:
-        for bound, ref in zip(rs.tables, rs.parsed.tables):
+    for rs in analysed.statements:
+        for ref, bound in rs.table_refs():
             definition = bound.definition
             if bound.kind != "meta" or definition is None:
                 continue

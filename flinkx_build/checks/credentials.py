@@ -15,9 +15,8 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.limits import position
 from flinkx_build.limits import sql_tokens
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 HINT = "declare a secret in flinkx.yaml (secrets: [name]) and write '${name}': the deploy step fills it in"
 
@@ -26,10 +25,10 @@ def _literal(key: str, value: str) -> bool:
     return is_credential_key(key) and bool(str(value).strip()) and not is_placeholder(str(value))
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out = []
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         option = rs.parsed.set_option
         if option is not None and option.value_kind == "literal" and _literal(option.parts[-1], option.value):
             out.append(Diagnostic(path, option.value_pos.line, option.value_pos.col, "FX480", f"'{option.parts[-1]}' is set to a literal credential", HINT))

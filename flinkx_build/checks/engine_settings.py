@@ -12,10 +12,9 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.workspace_model import Workspace
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.sets import is_flink_config
-from flinkx_build.semantic.model import TaskModel
 
 
 _CLUSTER_HINT = "catalogs, models and modules belong to the cluster's configuration, not to a task"
@@ -34,11 +33,11 @@ def engine_setting(ws: Workspace, project: str, rs_parsed: ParsedStatement) -> t
     return None
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    task = resolved.task
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    task = analysed.task
     path = task.display_path
     out = []
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         parsed = rs.parsed
         if parsed.loads_code:
             at = parsed.code_pos or parsed.pos

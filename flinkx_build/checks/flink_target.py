@@ -32,28 +32,27 @@ from flinkx_build.flink_data import facts_or_default
 from flinkx_build.flink_data import versions_with_type
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.positions import Pos
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.workspace_model import Workspace
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.sets import is_flink_config
-from flinkx_build.semantic.model import TaskModel
 from flinkx_build.type_text import bracket_body
 from flinkx_build.type_text import row_fields
 from flinkx_build.type_text import split_top
 
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     facts = facts_or_default(ws.config.flink_version)
-    path = resolved.task.display_path
+    path = analysed.task.display_path
     out: dict[tuple[str, int, int, str], Diagnostic] = {}
 
     def add(diag: Diagnostic | None) -> None:
         if diag is not None:
             out.setdefault((diag.path, diag.line, diag.col, diag.code), diag)
 
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         stmt = rs.parsed
-        for key, pos in _config_keys(ws, resolved, rs):
+        for key, pos in _config_keys(ws, analysed, rs):
             add(option_finding(facts, key, path, pos))
         if stmt.query is not None:
             for expr in _expressions(stmt.query):
@@ -85,11 +84,11 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
 
 
 # ---------------------------------------------------------------- options
-def _config_keys(ws: Workspace, resolved: ResolvedTask, rs) -> Iterator[tuple[str, Pos]]:
+def _config_keys(ws: Workspace, analysed: AnalysedTask, rs) -> Iterator[tuple[str, Pos]]:
     """(key, position) of the Flink configuration a statement SETs."""
     stmt = rs.parsed
     option = stmt.set_option
-    if option is not None and is_flink_config(ws, resolved.task.project, option):
+    if option is not None and is_flink_config(ws, analysed.task.project, option):
         yield ".".join(option.parts), option.pos
     if stmt.flink_set is not None:
         yield stmt.flink_set[0], stmt.code_pos or stmt.pos

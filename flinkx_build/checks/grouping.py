@@ -17,11 +17,10 @@ from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.flink_data import builtin_functions
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import Binding
 from flinkx_build.semantic.functions import AGGREGATES
-from flinkx_build.semantic.model import Binding
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.workspace_model import Workspace
 
 # GROUP BY forms whose grouping is not a plain list of expressions
 _GROUPING_FORMS = ("GROUPING", "ROLLUP", "CUBE", "GROUPING SETS", "GROUPING_ID", "CUMULATE")
@@ -30,15 +29,12 @@ _GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
 _WINDOW_PROPERTIES = frozenset(f"{w}_{p}" for w in _GROUP_WINDOWS for p in ("START", "END", "ROWTIME", "PROCTIME"))
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
-    bindings = {id(b.ref): b for b in model.bindings()}
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
+    bindings = {id(b.ref): b for b in analysed.bindings()}
     known = builtin_functions(ws.config.flink_version)
     out: list[Diagnostic] = []
-    for rs in resolved.statements:
-        sq = rs.parsed.query
-        if sq is None:
-            continue
+    for _, sq in analysed.queries():
         for query in sq.queries:
             if query.kind != "select":
                 continue

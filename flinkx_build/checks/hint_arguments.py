@@ -15,18 +15,17 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.hints import unquote
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 # query hints whose arguments are table names (Flink's join hints)
 _JOIN_HINTS = ("broadcast", "shuffle_hash", "shuffle_merge", "nest_loop")
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen: set[tuple] = set()
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         for bound in rs.tables:
             definition = bound.definition
             origin = definition.origins.get("primary_key") if definition is not None else None
@@ -39,7 +38,7 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                 out.append(Diagnostic(origin.path, origin.line, origin.col, "FX153",
                                       f"Primary key column '{missing[0]}' is not defined in the schema of {bound.key}",
                                       did_you_mean(missing[0], columns) or f"its columns are {', '.join(columns)}"))
-        out.extend(_query_hints(resolved.task.display_path, rs.parsed))
+        out.extend(_query_hints(analysed.task.display_path, rs.parsed))
     return out
 
 

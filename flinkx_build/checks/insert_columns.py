@@ -13,23 +13,17 @@ from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.workspace_model import Workspace
+from flinkx_build.resolve.analysed import AnalysedTask
 
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
-    by_index = {sm.index: sm for sm in model.statements}
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out: list[Diagnostic] = []
-    for rs in resolved.statements:
-        sq = rs.parsed.query
-        if sq is None:
-            continue
-        sm = by_index.get(rs.parsed.index)
-        if sm is not None and sm.target_columns is not None and sq.insert_columns and len(sq.insert_column_pos) == len(sq.insert_columns):
-            out.extend(_column_list(path, sq, sm.target_columns))
+    for rs, sq in analysed.queries():
+        if rs.target_columns is not None and sq.insert_columns and len(sq.insert_column_pos) == len(sq.insert_columns):
+            out.extend(_column_list(path, sq, rs.target_columns))
         for query in sq.queries:
             if query.kind == "setop" and len(query.branches) >= 2:
                 out.extend(_branch_widths(path, sq, query))

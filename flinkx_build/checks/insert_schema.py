@@ -12,21 +12,19 @@ from __future__ import annotations
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import implicit_cast
+from flinkx_build.flink_types import implicit_cast
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out = []
-    for sm in model.statements:
+    for sm in analysed.statements:
         if sm.kind != "insert" or sm.outputs is None or sm.sink_columns is None or sm.sink_pos is None:
             continue
-        rs = resolved.statements[sm.index]
         targets = sm.sink_columns
-        items = rs.parsed.query.queries[rs.parsed.query.root].items if rs.parsed.query and rs.parsed.query.root >= 0 else []
+        items = sm.parsed.query.queries[sm.parsed.query.root].items if sm.parsed.query and sm.parsed.query.root >= 0 else []
         if len(sm.outputs) != len(targets):
             out.append(Diagnostic(
                 path, sm.sink_pos.line, sm.sink_pos.col, "FX410",

@@ -12,31 +12,30 @@ from __future__ import annotations
 from flinkx_build.checks.check import Check
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.task import check_late_data_sink
 from flinkx_build.semantic.analyze import WINDOW_COLUMNS
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.workspace_model import Workspace
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     if not engine_named(ws.config.engine).mrs_hints:
         return []
     out: list[Diagnostic] = []
-    for rs, sm in zip(resolved.statements, model.statements):
+    for rs in analysed.statements:
         if rs.parsed.query is None or not any(i.lower == "late_data_sink" for h in rs.parsed.select_hints for i in h.items):
             continue
-        direct = [r for r, b in zip(rs.parsed.tables, rs.tables) if b.kind == "meta" and r.role == "read" and not r.in_hint]
+        direct = [r for r, b in rs.table_refs() if b.kind == "meta" and r.role == "read" and not r.in_hint]
         if len(direct) == 1:
             continue  # one meta table: resolve/task.py checks it
-        sink = next((b for r, b in zip(rs.parsed.tables, rs.tables) if r.in_hint and b.kind == "meta"), None)
+        sink = next((b for r, b in rs.table_refs() if r.in_hint and b.kind == "meta"), None)
         root = rs.parsed.query.root
-        mine = [b for b in sm.bindings if b.query == root]
-        if sink is None or sink.key not in resolved.tables or any(b.status not in ("bound", "outer", "alias") for b in mine):
+        mine = [b for b in rs.bindings if b.query == root]
+        if sink is None or sink.key not in analysed.tables or any(b.status not in ("bound", "outer", "alias") for b in mine):
             continue
         used = {b.column.name for b in mine if b.column is not None and b.column.name.lower() not in WINDOW_COLUMNS}
         if used:
-            check_late_data_sink(rs.parsed, resolved.tables[sink.key].table, used, resolved.task.display_path, out)
+            check_late_data_sink(rs.parsed, analysed.tables[sink.key].table, used, analysed.task.display_path, out)
     return out
 
 

@@ -12,22 +12,21 @@ from __future__ import annotations
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
+from flinkx_build.flink_types import FlinkType
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import Binding
-from flinkx_build.semantic.model import LookupUse
-from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import FlinkType
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import Binding
+from flinkx_build.resolve.analysed import LookupUse
+from flinkx_build.workspace_model import Workspace
 
 _TIMES = ("TIMESTAMP", "TIMESTAMP_LTZ")
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
-    bindings = {id(b.ref): b for b in model.bindings()}
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
+    bindings = {id(b.ref): b for b in analysed.bindings()}
     out: list[Diagnostic] = []
-    for sm in model.statements:
+    for sm in analysed.statements:
         for use in sm.lookups:
             out.extend(_time_operand(path, use))
             out.extend(_key_types(path, use, bindings))

@@ -15,28 +15,27 @@ from flinkx_build.checks.check import CheckCode
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.semantic.functions import AGGREGATES
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.workspace_model import Workspace
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     if not engine_named(ws.config.engine).mrs_hints:
         return []  # FX170 already says the hints need the mrs engine
-    path = resolved.task.display_path
+    path = analysed.task.display_path
     out = []
-    for rs, sm in zip(resolved.statements, model.statements):
+    for rs in analysed.statements:
         distribute = [(hint, item) for hint in rs.parsed.select_hints for item in hint.items if item.lower == "distributeby"]
         for hint, item in distribute:
             for field in item.args:
                 name = field.strip().strip("'`")
-                if sm.select_names and name.lower() not in sm.select_names:
+                if rs.select_names and name.lower() not in rs.select_names:
                     out.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX473", f"DISTRIBUTEBY('{name}') names no field the query outputs",
-                                          did_you_mean(name, sm.select_names) or "name an output field (an alias if the SELECT renames it)"))
+                                          did_you_mean(name, rs.select_names) or "name an output field (an alias if the SELECT renames it)"))
         if distribute or rs.parsed.query is None or rs.parsed.query.root < 0 or _shuffles(rs.parsed.query):
             continue
-        for ref, bound in zip(rs.parsed.tables, rs.tables):
+        for ref, bound in rs.table_refs():
             d = bound.definition
             if d is None or ref.role == "write" or "source.parallelism" not in d.options:
                 continue

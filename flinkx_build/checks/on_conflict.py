@@ -23,11 +23,10 @@ from flinkx_build.flink_data import facts_or_default
 from flinkx_build.flink_data import supported_versions
 from flinkx_build.flink_data import facts_for
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.workspace_model import Workspace
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.semantic.changelog import UPDATE
-from flinkx_build.semantic.model import TaskModel
 
 REQUIRE_OPTION = "table.exec.sink.require-on-conflict"
 
@@ -37,30 +36,29 @@ def has_on_conflict(facts: FlinkFacts) -> bool:
     return "CONFLICT" in facts.keywords
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     facts = facts_or_default(ws.config.flink_version)
-    path = resolved.task.display_path
+    path = analysed.task.display_path
     out = []
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         at = rs.parsed.on_conflict_pos
         if rs.parsed.on_conflict and at is not None and not has_on_conflict(facts):
             others = [v for v in supported_versions() if has_on_conflict(facts_for(v))]
             out.append(Diagnostic(path, at.line, at.col, "FX127",
                                   f"{rs.parsed.on_conflict} is not Flink {facts.version} syntax (Flink {', '.join(others)} has it)",
                                   f"remove it for Flink {facts.version}: its sink upserts by the primary key"))
-    if not requires_on_conflict(facts, ws, resolved):
+    if not requires_on_conflict(facts, ws, analysed):
         return out
-    for sm in model.statements:
+    for sm in analysed.statements:
         if sm.kind != "insert" or sm.changelog != UPDATE or sm.sink_pos is None or sm.sink_columns is None:
             continue
-        rs = resolved.statements[sm.index]
-        if rs.parsed.on_conflict or rs.parsed.query is None:
+        if sm.parsed.on_conflict or sm.parsed.query is None:
             continue
-        written = next((b for b, r in zip(rs.tables, rs.parsed.tables) if r.role == "write" and not r.in_hint), None)
+        written = sm.sink_table()
         if written is None or written.definition is None or not written.definition.primary_key:
             continue
         primary_key = {c.lower() for c in written.definition.primary_key}
-        key = upsert_key(rs.parsed.query, [name for name, _ in sm.sink_columns])
+        key = upsert_key(sm.parsed.query, [name for name, _ in sm.sink_columns])
         if key is None or (key and key <= primary_key):
             continue
         shown = ", ".join(sorted(key)) if key else "none"
@@ -72,17 +70,17 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
     return out
 
 
-def requires_on_conflict(facts: FlinkFacts, ws: Workspace, resolved: ResolvedTask) -> bool:
+def requires_on_conflict(facts: FlinkFacts, ws: Workspace, analysed: AnalysedTask) -> bool:
     """The target reads the option with default true, and the task does not turn it off."""
     option = facts.options.get(REQUIRE_OPTION)
     if option is None or (option.default or "").lower() != "true":
         return False
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         stmt = rs.parsed
         if stmt.flink_set is not None and stmt.flink_set[0] == REQUIRE_OPTION:
             return stmt.flink_set[1].strip().lower() != "false"
         so = stmt.set_option
-        if so is not None and is_flink_config(ws, resolved.task.project, so) and ".".join(so.parts) == REQUIRE_OPTION:
+        if so is not None and is_flink_config(ws, analysed.task.project, so) and ".".join(so.parts) == REQUIRE_OPTION:
             return so.value.strip().lower() != "false"
     return True
 

@@ -12,12 +12,11 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import Binding
-from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import parse_type
-from flinkx_build.semantic.types import row_fields
+from flinkx_build.flink_types import parse_type
+from flinkx_build.flink_types import row_fields
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import Binding
+from flinkx_build.workspace_model import Workspace
 
 # (fewest, most) arguments of Flink 1.20's window TVFs: the table, the DESCRIPTOR, the
 # sizes, then an optional offset (SESSION has none). To move into the generated function
@@ -25,17 +24,16 @@ from flinkx_build.semantic.types import row_fields
 WINDOW_ARITY = {"TUMBLE": (3, 4), "HOP": (4, 5), "CUMULATE": (4, 5), "SESSION": (3, 3)}
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    path = resolved.task.display_path
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    path = analysed.task.display_path
     out: list[Diagnostic] = []
-    for rs in resolved.statements:
-        sq = rs.parsed.query
-        for query in (sq.queries if sq is not None else ()):
+    for _, sq in analysed.queries():
+        for query in sq.queries:
             for source in query.sources:
                 at = source.window_pos or source.pos
                 if source.kind == "window" and source.window_args and at is not None:
                     out.extend(_window_arity(path, source.window, source.window_args, at))
-    for binding in model.bindings():
+    for binding in analysed.bindings():
         out.extend(_row_field(path, binding))
     return out
 

@@ -11,24 +11,23 @@ from __future__ import annotations
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.effective import hint_options
-from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.resolve.sets import split_target
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.workspace_model import Workspace
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    task = resolved.task
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    task = analysed.task
     path = task.display_path
-    used = {tuple(key.split("@")[0].split(".", 1)) for key in resolved.reads | resolved.writes}
-    referenced = {(ref.project or task.project, ref.name) for rs in resolved.statements for ref in rs.parsed.tables}
+    used = {tuple(key.split("@")[0].split(".", 1)) for key in analysed.reads | analysed.writes}
+    referenced = {(ref.project or task.project, ref.name) for rs in analysed.statements for ref in rs.parsed.tables}
     typed = set()
-    unbound = any(b.kind == "error" for rs in resolved.statements for b in rs.tables)
+    unbound = any(b.kind == "error" for rs in analysed.statements for b in rs.tables)
     out = []
     sets: dict[tuple[str, str], dict[str, str]] = {}
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         option = rs.parsed.set_option
         if option is None or is_flink_config(ws, task.project, option):
             continue
@@ -52,7 +51,7 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
         else:
             out.append(Diagnostic(path, option.pos.line, option.pos.col, "FX490", f"SET on {key[0]}.{name}, which the task never reads or writes",
                                   "remove it, or use the table"))
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         for ref in rs.parsed.tables:
             table_sets = sets.get((ref.project or task.project, ref.name), {})
             for option_key, (value, origin) in hint_options(ref, path).items():

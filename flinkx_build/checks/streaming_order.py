@@ -15,9 +15,8 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 _TIMES = ("TIMESTAMP", "TIMESTAMP_LTZ")
 # FROM items whose columns' time attributes the model follows (a watermark, PROCTIME(), a
@@ -25,24 +24,21 @@ _TIMES = ("TIMESTAMP", "TIMESTAMP_LTZ")
 _MODELLED = ("meta", "local", "window", "cte", "query")
 
 
-def streaming(resolved: ResolvedTask) -> bool:
+def streaming(analysed: AnalysedTask) -> bool:
     """The task runs as a stream: its mode, and no SET of the runtime mode inside it."""
-    if resolved.mode != "stream":
+    if analysed.mode != "stream":
         return False
     return not any(rs.parsed.flink_set and rs.parsed.flink_set[0].strip("'\"`").lower() == "execution.runtime-mode"
-                   for rs in resolved.statements)
+                   for rs in analysed.statements)
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
-    if not streaming(resolved):
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
+    if not streaming(analysed):
         return []
-    path = resolved.task.display_path
-    bindings = {id(b.ref): b for b in model.bindings()}
+    path = analysed.task.display_path
+    bindings = {id(b.ref): b for b in analysed.bindings()}
     out: list[Diagnostic] = []
-    for rs in resolved.statements:
-        sq = rs.parsed.query
-        if sq is None:
-            continue
+    for rs, sq in analysed.queries():
         for query in sq.queries:
             for source in query.sources:
                 if source.kind == "match" and source.match_desc_key() is not None:

@@ -11,18 +11,17 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.types import parse_type
+from flinkx_build.flink_types import parse_type
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Workspace
 
 
-def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagnostic]:
+def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     if not engine_named(ws.config.engine).apache_flink:
         return []  # Blink's TIMESTAMP and time attributes follow other rules (seed 000)
     out = []
     seen: set[tuple] = set()
-    for rs in resolved.statements:
+    for rs in analysed.statements:
         for bound in rs.tables:
             d = bound.definition
             if d is None or not d.watermark:
@@ -37,8 +36,8 @@ def check(ws: Workspace, resolved: ResolvedTask, model: TaskModel) -> list[Diagn
                 out.append(Diagnostic(origin.path, origin.line, origin.col, "FX450",
                                       f"the watermark of {bound.key} is on '{column.name}', which is {typ.format()}: a watermark needs TIMESTAMP(p) or TIMESTAMP_LTZ(p), p <= 3",
                                       f"put it on a TIMESTAMP(3) column, or add one: SET ...computedColumn = ts AS TO_TIMESTAMP_LTZ({column.name}, 3)"))
-    path = resolved.task.display_path
-    for sm in model.statements:
+    path = analysed.task.display_path
+    for sm in analysed.statements:
         for window in sm.windows:
             binding = window.time_column
             column = binding.column

@@ -16,7 +16,7 @@ from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.checks.credentials import yaml_findings
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 
 if TYPE_CHECKING:  # summary.py imports the checks: no cycle at run time
     from flinkx_build.semantic.summary import KafkaRead

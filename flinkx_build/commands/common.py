@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from flinkx_build.frontend.worker import ParserProcess
-    from flinkx_build.model import Workspace
     from flinkx_build.pipeline import Session
+    from flinkx_build.workspace_model import Workspace
 
 workspace_argument = click.argument("workspace", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
 mode_option = click.option("--mode", type=click.Choice(["stream", "batch"]), default=None, help="Build mirror tables for this mode (default: flinkx.yaml's mode).")

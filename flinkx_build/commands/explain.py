@@ -54,7 +54,7 @@ def command(args: tuple[str, ...], fmt: str, mode: str | None) -> None:
         pool = [t.key for t in session.tasks()]
         hint = did_you_mean(target, pool)
         raise UsageError(f"unknown task '{target}'" + (f" ({hint})" if hint else ""))
-    rt = session.resolved(proj.tasks[name])
+    rt = session.analysed(proj.tasks[name])
     upstream = definition_errors(session, proj.tasks[name].text, project)
     if not rt.ok:
         raise WorkspaceErrors(upstream + rt.diagnostics)

@@ -33,7 +33,7 @@ from flinkx_build.impact.report import ReportContext
 from flinkx_build.impact.report import render_report
 from flinkx_build.impact.snapshot import Snapshot
 from flinkx_build.impact.snapshot import take_snapshot
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.pipeline import Session
 
 

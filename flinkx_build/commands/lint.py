@@ -29,7 +29,7 @@ from flinkx_build.lint.write import write_fixes
 from flinkx_build.load.workspace import find_workspace
 
 if TYPE_CHECKING:
-    from flinkx_build.model import Workspace
+    from flinkx_build.workspace_model import Workspace
 
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 

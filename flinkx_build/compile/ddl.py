@@ -6,11 +6,11 @@ import re
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.flink_data import quote_identifier
 from flinkx_build.flink_data import reserved_words
-from flinkx_build.model import Function
-from flinkx_build.resolve.model import ColumnDef
-from flinkx_build.resolve.model import Origin
-from flinkx_build.resolve.model import TableDef
+from flinkx_build.resolve.analysed import ColumnDef
+from flinkx_build.resolve.analysed import Origin
+from flinkx_build.resolve.analysed import TableDef
 from flinkx_build.type_text import row_fields
+from flinkx_build.workspace_model import Function
 
 
 def _literal(value: str) -> str:

@@ -8,9 +8,9 @@ from flinkx_build.compile.ddl import function_ddl
 from flinkx_build.compile.ddl import table_ddl_with_origins
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.flink_data import quote_identifier
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.effective import hint_is_dataphin
-from flinkx_build.resolve.model import ResolvedStatement
-from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import UdfStub
 
@@ -30,7 +30,7 @@ class CompiledScript:
     line_sources: dict[int, dict[int, tuple[str, int, int]]] = field(default_factory=dict)
 
 
-def compile_task(resolved: ResolvedTask, engine: str, flink_version: str, mode: str) -> CompiledScript:
+def compile_task(resolved: AnalysedTask, engine: str, flink_version: str, mode: str) -> CompiledScript:
     task = resolved.task
     # (text, kind, origin in the task, source for messages)
     pieces: list[tuple[str, str, tuple[int, int] | None, tuple[str, int, int]]] = []
@@ -88,12 +88,12 @@ def _target(engine: str, flink_version: str) -> str:
     return engine_named(engine).format_target(flink_version)
 
 
-def rewrite_statement(rs: ResolvedStatement, resolved: ResolvedTask, flink_version: str) -> str:
+def rewrite_statement(rs: AnalysedStatement, resolved: AnalysedTask, flink_version: str) -> str:
     """The statement's rendered text with Dataphin names turned into Flink names, quoted where the target needs it."""
     return rewrite_with_map(rs, resolved, flink_version)[0]
 
 
-def rewrite_with_map(rs: ResolvedStatement, resolved: ResolvedTask, flink_version: str) -> tuple[str, tuple[tuple[int, int, int, int], ...]]:
+def rewrite_with_map(rs: AnalysedStatement, resolved: AnalysedTask, flink_version: str) -> tuple[str, tuple[tuple[int, int, int, int], ...]]:
     """`rewrite_statement`, and each edit as (compiled start, compiled end, rendered start, rendered end),
     ascending: a `proj.` prefix stripped shifts every later column of its line, and Flink's positions
     are in the compiled text."""

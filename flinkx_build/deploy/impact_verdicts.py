@@ -44,7 +44,7 @@ def compiled_statements(session: Session, keys: set[str]) -> dict[str, SideOfTas
     for task in session.workspace.all_tasks():
         if task.key not in keys:
             continue
-        errors = [d for d in session.resolved(task).diagnostics if d.is_error]
+        errors = [d for d in session.analysed(task).diagnostics if d.is_error]
         refused = tuple(d for d in errors if d.code in REFUSALS)
         if refused:
             out[task.key] = SideOfTask(refused=refused)

@@ -13,10 +13,10 @@ from flinkx_build.deploy.identity import decode_statements
 from flinkx_build.deploy.identity import fingerprint
 from flinkx_build.deploy.identity import job_name
 from flinkx_build.deploy.identity import task_of
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import UdfStub
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from typing import Any
 from typing import Protocol
 
 from flinkx_build import __version__
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 
 if TYPE_CHECKING:
     from flinkx_build.semantic.summary import TaskSummary

@@ -26,8 +26,8 @@ from flinkx_build.emit.manifest import function_node
 from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Workspace
 from flinkx_build.paths import below
+from flinkx_build.workspace_model import Workspace
 
 if TYPE_CHECKING:  # networkx is imported only to draw or search a graph: importing it is a visible share of a build
     import networkx as nx

@@ -25,11 +25,11 @@ import networkx as nx
 from flinkx_build.errors import Diagnostic
 from flinkx_build.impact.snapshot import Snapshot
 from flinkx_build.impact.snapshot import TaskFacts
-from flinkx_build.model import Function
-from flinkx_build.model import MetaTable
+from flinkx_build.resolve.analysed import ColumnDef
+from flinkx_build.resolve.analysed import TableDef
 from flinkx_build.resolve.effective import locked_options
-from flinkx_build.resolve.model import ColumnDef
-from flinkx_build.resolve.model import TableDef
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import MetaTable
 
 FAIL_ON = ("breaking", "cross-project", "any", "never")
 BREAKING, CHANGES_DATA, NON_BREAKING = "breaking", "changes-data", "non-breaking"

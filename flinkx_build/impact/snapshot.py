@@ -25,13 +25,13 @@ from flinkx_build.graph.build import GraphParts
 from flinkx_build.graph.build import graph_parts
 from flinkx_build.graph.build import task_elements
 from flinkx_build.load.workspace import display_path
-from flinkx_build.model import Function
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
+from flinkx_build.resolve.analysed import TableDef
 from flinkx_build.resolve.effective import effective_definition
-from flinkx_build.resolve.model import TableDef
 from flinkx_build.semantic.summary import TaskSummary
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Task
 
 
 @dataclass
@@ -175,7 +175,7 @@ def bare_definitions(snap: Snapshot) -> TableDefs:
 
 
 def _definitions(session: Session, task: Task) -> dict[str, list[TableDef]]:
-    rt = session.resolved(task)
+    rt = session.analysed(task)
     return {table_node(k): [d for d, _ in u.variants] for k, u in rt.tables.items()}
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from flinkx_build.pipeline import Session
-from flinkx_build.semantic.model import ColumnId
-from flinkx_build.semantic.model import compose
+from flinkx_build.resolve.analysed import ColumnId
+from flinkx_build.resolve.analysed import compose
 
 
 @dataclass(frozen=True)
@@ -26,8 +26,7 @@ def column_graph(session: Session) -> nx.MultiDiGraph:
     """Nodes are ColumnIds; an edge per (task, input column, written column)."""
     graph = nx.MultiDiGraph()
     for task in session.tasks():
-        model = session.model(task)
-        for statement in model.statements:
+        for statement in session.analysed(task).statements:
             if not statement.sink or statement.outputs is None:
                 continue  # only INSERTs write columns
             for output in statement.outputs:

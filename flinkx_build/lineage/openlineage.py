@@ -2,8 +2,8 @@
 
 Built with the `openlineage-python` client's own classes (the `lineage` extra) and
 serialised with its `Serde`, one JSON event per line. Everything comes from the
-session: dataset names from each table's effective options (`session.resolved`),
-column lineage and types from the semantic model (`session.model`).
+session's analysed task (`session.analysed`): dataset names from each table's effective
+options, column lineage and types from its statements' column facts.
 
 Names follow the OpenLineage naming spec through the client's `naming` helpers
 (kafka://host:port + topic, mysql://host:port + db.table, ...). A table whose
@@ -35,14 +35,13 @@ from openlineage.client.serde import Serde
 from flinkx_build import __version__
 from flinkx_build.credentials import has_literal_credential
 from flinkx_build.credentials import is_credential_key
-from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.resolve.model import TableDef
-from flinkx_build.semantic.model import ColumnId
-from flinkx_build.semantic.model import LineageInput
-from flinkx_build.semantic.model import StatementModel
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import ColumnId
+from flinkx_build.resolve.analysed import LineageInput
+from flinkx_build.resolve.analysed import TableDef
+from flinkx_build.workspace_model import Task
 
 PRODUCER = f"https://github.com/your-org/flinkx/tree/{__version__}/flinkx_build/lineage/openlineage.py"
 # runIds are UUID5s in this namespace: the same task and content give the same id on every run
@@ -177,11 +176,11 @@ class _TaskDatasets:
     schemas: dict[str, list[tuple[str, str | None]]]  # -> (column, type)
 
 
-def _definitions(rt: ResolvedTask) -> dict[str, list[TableDef]]:
+def _definitions(rt: AnalysedTask) -> dict[str, list[TableDef]]:
     return {key: [d for d, _ in use.variants] for key, use in rt.tables.items()}
 
 
-def _task_datasets(rt: ResolvedTask, model: TaskModel, workspace: str) -> _TaskDatasets:
+def _task_datasets(rt: AnalysedTask, workspace: str) -> _TaskDatasets:
     names: dict[str, list[DatasetName]] = {}
     schemas: dict[str, list[tuple[str, str | None]]] = {}
     for key, definitions in _definitions(rt).items():
@@ -190,7 +189,7 @@ def _task_datasets(rt: ResolvedTask, model: TaskModel, workspace: str) -> _TaskD
             schemas[key] = [(c.name, c.type or None) for c in definitions[0].columns]
     # task-local tables (`<project>/<task>#<name>`) are named under the flinkx namespace
     local = flinkx_namespace(workspace)
-    for statement in model.statements:
+    for statement in rt.statements:
         if statement.sink and statement.sink not in names:
             names[statement.sink] = [DatasetName(local, statement.sink)]
             if statement.sink_columns is not None:
@@ -200,7 +199,7 @@ def _task_datasets(rt: ResolvedTask, model: TaskModel, workspace: str) -> _TaskD
     return _TaskDatasets(names, schemas)
 
 
-def _columns_read(statement: StatementModel) -> set[ColumnId]:
+def _columns_read(statement: AnalysedStatement) -> set[ColumnId]:
     """Every column the statement reads: into its written columns, or in filters, joins and grouping."""
     read = set(statement.indirect)
     for inputs in statement.lineage().values():
@@ -215,10 +214,10 @@ def _input_fields(datasets: _TaskDatasets, column: ColumnId, transformation: cl.
     return [cl.InputField(n.namespace, n.name, column.column, [transformation]) for n in datasets.names.get(column.table, [])]
 
 
-def _column_lineage(model: TaskModel, sink: str, datasets: _TaskDatasets) -> cl.ColumnLineageDatasetFacet:
+def _column_lineage(rt: AnalysedTask, sink: str, datasets: _TaskDatasets) -> cl.ColumnLineageDatasetFacet:
     fields: dict[str, set[LineageInput]] = {}
     indirect: set[ColumnId] = set()
-    for statement in model.statements:
+    for statement in rt.statements:
         if statement.sink != sink:
             continue
         for name, inputs in statement.lineage().items():
@@ -246,11 +245,10 @@ def _schema(columns: list[tuple[str, str | None]]) -> schema_dataset.SchemaDatas
 
 def task_event(session: Session, task: Task, workspace: str, event_time: str) -> RunEvent:
     """The task's COMPLETE run event (a static description of the job as built)."""
-    rt = session.resolved(task)
-    model = session.model(task)
-    datasets = _task_datasets(rt, model, workspace)
-    writes = set(rt.writes) | {s.sink for s in model.statements if s.sink}
-    reads = (set(rt.reads) | {c.table for s in model.statements for c in _columns_read(s)}) - writes
+    rt = session.analysed(task)
+    datasets = _task_datasets(rt, workspace)
+    writes = set(rt.writes) | {s.sink for s in rt.statements if s.sink}
+    reads = (set(rt.reads) | {c.table for s in rt.statements for c in _columns_read(s)}) - writes
 
     def facets(key: str) -> dict[str, schema_dataset.SchemaDatasetFacet]:
         schema = datasets.schemas.get(key)
@@ -258,7 +256,7 @@ def task_event(session: Session, task: Task, workspace: str, event_time: str) ->
 
     inputs = sorted((InputDataset(n.namespace, n.name, facets=facets(key)) for key in reads for n in datasets.names.get(key, [])),
                     key=lambda d: (d.namespace, d.name))
-    outputs = sorted((OutputDataset(n.namespace, n.name, facets={**facets(key), "columnLineage": _column_lineage(model, key, datasets)})
+    outputs = sorted((OutputDataset(n.namespace, n.name, facets={**facets(key), "columnLineage": _column_lineage(rt, key, datasets)})
                       for key in writes for n in datasets.names.get(key, [])), key=lambda d: (d.namespace, d.name))
     processing = "STREAMING" if session.mode == "stream" else "BATCH"
     job = Job(workspace, task.key, facets={"jobType": job_type_job.JobTypeJobFacet(processing, "FLINK", "JOB", producer=PRODUCER)})

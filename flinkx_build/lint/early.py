@@ -26,7 +26,7 @@ from flinkx_build.lint.task_jobs import rule_cache_key
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.workspace import display_path
 from flinkx_build.load.workspace import read_task_file
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.paths import below
 
 

@@ -20,9 +20,9 @@ from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.task_jobs import rule_job
 from flinkx_build.lint.task_jobs import task_rule_cache_key
-from flinkx_build.model import Task
 from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
+from flinkx_build.workspace_model import Task
 
 # What the forked workers read: set just before the pool starts, in the parent.
 _WORK: tuple[Session, list[Task], CodeFilter, dict[str, str]] | None = None  # ..., task key -> rule cache key

@@ -24,7 +24,7 @@ from flinkx_build.compile.flink_findings import diagnostic_for
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
 from flinkx_build.planner import LINT_CODE

@@ -27,7 +27,7 @@ from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.model import LintConfig
+from flinkx_build.workspace_model import LintConfig
 
 FORMAT = "flinkx-lint-rules"
 VERSION = 1

@@ -29,8 +29,8 @@ from flinkx_build.lint.task_jobs import rule_job
 from flinkx_build.lint.task_jobs import task_rule_cache_key
 from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.yamlfix import quote_values
-from flinkx_build.model import LintConfig
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import LintConfig
+from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
 from flinkx_build.progress import NO_PROGRESS
@@ -86,7 +86,7 @@ def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags:
     """Add what the resolver and the semantic checks find (never cached: they read meta tables and functions)."""
     lint_cfg = session.workspace.config.lint
     diags = list(diags)
-    resolved = session.resolved(task)
+    resolved = session.analysed(task)
     # the build reports some rule problems too (FX03): keep one line per place and code
     seen = {(d.line, d.col, d.code) for d in diags}
     diags.extend(d for d in resolved.diagnostics if (d.line, d.col, d.code) not in seen)

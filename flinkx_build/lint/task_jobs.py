@@ -11,9 +11,9 @@ from flinkx_build.lint.jobs import SQL_RULES
 from flinkx_build.lint.jobs import RuleJob
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.select import CodeFilter
-from flinkx_build.model import LintConfig
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import LintConfig
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
 
 if TYPE_CHECKING:
     from flinkx_build.pipeline import Session

@@ -25,12 +25,12 @@ from flinkx_build.load.names import has_control
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import value_loc
 from flinkx_build.load.yaml_values import scalar_text
-from flinkx_build.model import ENGINES
-from flinkx_build.model import MODES
-from flinkx_build.model import DeployConfig
-from flinkx_build.model import DocsConfig
-from flinkx_build.model import LintConfig
-from flinkx_build.model import WorkspaceConfig
+from flinkx_build.workspace_model import ENGINES
+from flinkx_build.workspace_model import MODES
+from flinkx_build.workspace_model import DeployConfig
+from flinkx_build.workspace_model import DocsConfig
+from flinkx_build.workspace_model import LintConfig
+from flinkx_build.workspace_model import WorkspaceConfig
 
 CONFIG_KEYS = {
     "engine", "flink_version", "dataphin_version", "build_dir", "cache_dir",

@@ -45,10 +45,10 @@ from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.tables import load_function
 from flinkx_build.load.tables import load_table
 from flinkx_build.load.yaml_io import YamlCache
-from flinkx_build.model import Function
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Project
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Project
+from flinkx_build.workspace_model import Workspace
 
 FORMAT = "flinkx-load-memo"
 VERSION = 1

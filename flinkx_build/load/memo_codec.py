@@ -23,10 +23,10 @@ from typing import Any
 from typing import Callable
 
 from flinkx_build.errors import Diagnostic
-from flinkx_build.model import Column
-from flinkx_build.model import Function
-from flinkx_build.model import Loc
-from flinkx_build.model import MetaTable
+from flinkx_build.workspace_model import Column
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import Loc
+from flinkx_build.workspace_model import MetaTable
 
 CLASSES: tuple[type, ...] = (Loc, Column, MetaTable, Function, Diagnostic)
 Codec = Callable[[Any, str], Any]  # (value, shown) -> value

@@ -20,9 +20,9 @@ from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.tables import load_table
 from flinkx_build.load.yaml_io import YamlCache
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Project
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Project
+from flinkx_build.workspace_model import Workspace
 
 THRESHOLD = 64  # below this many misses a pool costs more than it saves
 Loaded = tuple[MetaTable | None, list[Diagnostic]]

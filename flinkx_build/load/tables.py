@@ -24,15 +24,15 @@ from flinkx_build.load.yaml_io import mapping_loc
 from flinkx_build.load.yaml_io import value_loc
 from flinkx_build.load.yaml_values import Values
 from flinkx_build.load.yaml_values import scalar_text
-from flinkx_build.model import FUNCTION_KINDS
-from flinkx_build.model import FUNCTION_LANGUAGES
-from flinkx_build.model import TABLE_KINDS
-from flinkx_build.model import Column
-from flinkx_build.model import Function
-from flinkx_build.model import Loc
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Project
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import FUNCTION_KINDS
+from flinkx_build.workspace_model import FUNCTION_LANGUAGES
+from flinkx_build.workspace_model import TABLE_KINDS
+from flinkx_build.workspace_model import Column
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import Loc
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Project
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.type_text import split_top
 from flinkx_build.type_text import structure_problem
 

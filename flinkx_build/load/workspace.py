@@ -47,10 +47,10 @@ from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import read_text
 from flinkx_build.load.yaml_io import value_loc
-from flinkx_build.model import Project
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
-from flinkx_build.model import WorkspaceConfig
+from flinkx_build.workspace_model import Project
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
+from flinkx_build.workspace_model import WorkspaceConfig
 
 CONFIG_FILE = "flinkx.yaml"
 _PROJECT_KEYS = {"name", "description", "variables"}

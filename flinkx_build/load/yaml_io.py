@@ -45,7 +45,7 @@ from flinkx_build.load.yaml_cache import YamlCache
 from flinkx_build.load.yaml_cache import decode
 from flinkx_build.load.yaml_cache import encode
 from flinkx_build.load.yaml_messages import plain_yaml_error
-from flinkx_build.model import Loc
+from flinkx_build.workspace_model import Loc
 
 __all__ = ["NO_CACHE", "YamlCache", "load_yaml", "read_text", "mapping_loc", "key_loc", "value_loc", "item_loc"]
 

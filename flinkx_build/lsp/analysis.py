@@ -33,11 +33,11 @@ from flinkx_build.load.workspace import display_path
 from flinkx_build.load.workspace import find_workspace
 from flinkx_build.load.yaml_io import NO_CACHE
 from flinkx_build.load.yaml_io import load_yaml
-from flinkx_build.model import Project
-from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
-from flinkx_build.resolve.model import ResolvedStatement
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.workspace_model import Project
+from flinkx_build.workspace_model import Task
 
 
 @dataclass
@@ -46,10 +46,10 @@ class TaskAnalysis:
 
     session: Session
     task: Task  # the buffer's text, not the file's
-    resolved: ResolvedTask
+    resolved: AnalysedTask
     diagnostics: list[Diagnostic]
     # statement index -> the last version of it that parsed: completion while a statement is half typed
-    last_parsed: dict[int, ResolvedStatement] = field(default_factory=dict)
+    last_parsed: dict[int, AnalysedStatement] = field(default_factory=dict)
 
     @property
     def context(self) -> dict[str, str]:
@@ -70,7 +70,7 @@ class Models:
         self.use_planner = not os.environ.get("FLINKX_NO_PLANNER") if use_planner is None else use_planner
         self._planners: dict[Path, PlannerPass] = {}
         self._sessions: dict[Path, tuple[tuple, Session]] = {}
-        self._last_parsed: dict[Path, dict[int, ResolvedStatement]] = {}
+        self._last_parsed: dict[Path, dict[int, AnalysedStatement]] = {}
 
     def session_for(self, path: Path) -> Session | None:
         """The session of the workspace holding `path`, reopened if its YAML changed on disk."""
@@ -116,7 +116,7 @@ class Models:
         if task is None:
             return None
         linted = lint_task(session, task)
-        resolved = session.resolved(task)
+        resolved = session.analysed(task)
         last = self._last_parsed.setdefault(task.path.resolve(), {})
         last.update((rs.parsed.index, rs) for rs in resolved.statements if rs.parsed.syntax is None)
         diags = [d for d in linted.diagnostics if d.path == task.display_path]

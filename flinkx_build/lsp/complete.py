@@ -17,13 +17,13 @@ from flinkx_build.frontend.parse import parse_chunk
 from flinkx_build.frontend.splitter import Chunk
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.limits import offset_of
 from flinkx_build.variables import render
 from flinkx_build.lsp.analysis import TaskAnalysis
 from flinkx_build.lsp.locate import definition_for_qualifier
-from flinkx_build.lsp.locate import offset_of
 from flinkx_build.lsp.locate import table_definitions
-from flinkx_build.resolve.model import ResolvedStatement
-from flinkx_build.resolve.model import TableDef
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import TableDef
 from flinkx_build.resolve.task import resolve_task
 
 PLACEHOLDER = "flinkx_cursor_zz"
@@ -74,7 +74,7 @@ def completions(analysis: TaskAnalysis, text: str, line: int, col: int) -> list[
     return _from_text(analysis, before[: len(before) - len(word)], index)
 
 
-def _probe(analysis: TaskAnalysis, chunk: Chunk, index: int) -> ResolvedStatement | None:
+def _probe(analysis: TaskAnalysis, chunk: Chunk, index: int) -> AnalysedStatement | None:
     """The statement holding the placeholder, parsed and resolved with the task's other statements."""
     parsed = parse_chunk(chunk, index, analysis.context).statement
     if parsed.syntax is not None:
@@ -90,7 +90,7 @@ def _probe(analysis: TaskAnalysis, chunk: Chunk, index: int) -> ResolvedStatemen
     return resolved.statements[index]
 
 
-def _from_facts(analysis: TaskAnalysis, rs: ResolvedStatement) -> list[Candidate] | None:
+def _from_facts(analysis: TaskAnalysis, rs: AnalysedStatement) -> list[Candidate] | None:
     stmt = rs.parsed
     for ref in stmt.tables:
         if PLACEHOLDER in ref.parts:
@@ -129,7 +129,7 @@ def _from_text(analysis: TaskAnalysis, before: str, index: int) -> list[Candidat
     return _columns([definition] if definition else [])
 
 
-def _read_columns(rs: ResolvedStatement) -> list[Candidate]:
+def _read_columns(rs: AnalysedStatement) -> list[Candidate]:
     """A bare name in a query: the columns of the tables it reads (not of the INSERT target)."""
     return _columns([d for ref, d in table_definitions(rs) if ref.role != "write"])
 

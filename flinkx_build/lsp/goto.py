@@ -15,7 +15,7 @@ from flinkx_build.lsp.locate import TableTarget
 from flinkx_build.lsp.locate import Target
 from flinkx_build.lsp.locate import VariableTarget
 from flinkx_build.lsp.locate import local_definition
-from flinkx_build.model import Loc
+from flinkx_build.workspace_model import Loc
 
 
 def definition(analysis: TaskAnalysis, target: Target) -> Loc | None:

@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
+from flinkx_build.limits import offset_of
 from flinkx_build.variables import VARIABLE_PATTERN
 from flinkx_build.variables import find_variables
 from flinkx_build.lsp.analysis import TaskAnalysis
-from flinkx_build.resolve.model import BoundFunction
-from flinkx_build.resolve.model import BoundTable
-from flinkx_build.resolve.model import ColumnDef
-from flinkx_build.resolve.model import ResolvedStatement
-from flinkx_build.resolve.model import TableDef
+from flinkx_build.resolve.analysed import BoundFunction
+from flinkx_build.resolve.analysed import BoundTable
+from flinkx_build.resolve.analysed import ColumnDef
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import TableDef
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Extent:
 
 @dataclass
 class TableTarget:
-    statement: ResolvedStatement
+    statement: AnalysedStatement
     ref: TableRef
     bound: BoundTable
     extent: Extent
@@ -73,19 +74,6 @@ Target = TableTarget | FunctionTarget | VariableTarget | ColumnTarget
 _COLUMN_CHAIN = re.compile(r"(?:`(?:[^`]|``)*`|[A-Za-z0-9_]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[A-Za-z0-9_]+))*")
 
 
-def offset_of(text: str, line: int, col: int) -> int:
-    """Character offset of a 1-based (line, col); clamped to the text."""
-    start = 0
-    for _ in range(line - 1):
-        newline = text.find("\n", start)
-        if newline < 0:
-            return len(text)
-        start = newline + 1
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end
-    return min(start + col - 1, end)
-
-
 def source_extent(text: str, pos: Pos, rendered: str, context: dict[str, str]) -> Extent:
     """Where a reference written at `pos` ends in the task text.
 
@@ -105,7 +93,7 @@ def source_extent(text: str, pos: Pos, rendered: str, context: dict[str, str]) -
     return Extent(pos.line, pos.col, pos.col + (i - start))
 
 
-def statement_at(analysis: TaskAnalysis, line: int, col: int) -> ResolvedStatement | None:
+def statement_at(analysis: TaskAnalysis, line: int, col: int) -> AnalysedStatement | None:
     """The statement whose text holds the cursor (or that the cursor ends)."""
     cursor = offset_of(analysis.task.text, line, col)
     for rs in analysis.resolved.statements:
@@ -146,7 +134,7 @@ def target_at(analysis: TaskAnalysis, line: int, col: int) -> Target | None:
     return None
 
 
-def column_definition(rs: ResolvedStatement, parts: list[str]) -> tuple[TableDef, ColumnDef] | None:
+def column_definition(rs: AnalysedStatement, parts: list[str]) -> tuple[TableDef, ColumnDef] | None:
     """The meta table column `[qualifier.]name` denotes in a statement: through the qualifier,
     or the one table the statement reads that has the column."""
     if len(parts) >= 2:
@@ -157,12 +145,12 @@ def column_definition(rs: ResolvedStatement, parts: list[str]) -> tuple[TableDef
     return found[0] if len(found) == 1 else None
 
 
-def table_definitions(rs: ResolvedStatement) -> list[tuple[TableRef, TableDef]]:
+def table_definitions(rs: AnalysedStatement) -> list[tuple[TableRef, TableDef]]:
     """The meta tables a statement references, with their effective definitions."""
     return [(ref, bound.definition) for ref, bound in zip(rs.parsed.tables, rs.tables) if bound.definition is not None]
 
 
-def definition_for_qualifier(rs: ResolvedStatement, qualifier: str) -> TableDef | None:
+def definition_for_qualifier(rs: AnalysedStatement, qualifier: str) -> TableDef | None:
     """The table `qualifier.` names in a statement: an alias, or a table written without one."""
     wanted = qualifier.lower()
     for ref, definition in table_definitions(rs):

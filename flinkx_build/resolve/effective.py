@@ -16,10 +16,10 @@ from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import Hint
 from flinkx_build.frontend.statements import TableRef
-from flinkx_build.model import MetaTable
-from flinkx_build.resolve.model import ColumnDef
-from flinkx_build.resolve.model import Origin
-from flinkx_build.resolve.model import TableDef
+from flinkx_build.resolve.analysed import ColumnDef
+from flinkx_build.resolve.analysed import Origin
+from flinkx_build.resolve.analysed import TableDef
+from flinkx_build.workspace_model import MetaTable
 
 # Options no task may override, per table type (on top of YAML `locked:`).
 BUILTIN_LOCKED = {"*": {"connector", "type"}, "odps": {"tableName", "project"}}

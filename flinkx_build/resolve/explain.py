@@ -3,13 +3,13 @@ resolved task, and where every value came from (secret-looking option values mas
 from __future__ import annotations
 
 from flinkx_build.credentials import mask_value
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import Origin
+from flinkx_build.resolve.analysed import TableDef
 from flinkx_build.resolve.effective import hint_options
-from flinkx_build.resolve.model import Origin
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.resolve.model import TableDef
 
 
-def explain_data(rt: ResolvedTask) -> dict:
+def explain_data(rt: AnalysedTask) -> dict:
     """Every table the task uses, once per distinct effective definition *as Flink runs it*:
     an OPTIONS hint overrides options for its own query, so uses with different hints are
     listed apart, each with the hint's values and the hint's position."""

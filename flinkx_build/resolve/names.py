@@ -9,10 +9,10 @@ from flinkx_build.flink_data import builtin_functions
 from flinkx_build.flink_data import facts_or_default
 from flinkx_build.flink_data import versions_with_function
 from flinkx_build.frontend.statements import Pos
-from flinkx_build.model import Function
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Workspace
 from flinkx_build.resolve.effective import table_type_label
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Workspace
 
 
 @dataclass

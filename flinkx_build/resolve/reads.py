@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from flinkx_build.frontend.statements import TableRef
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import BoundTable
+from flinkx_build.resolve.analysed import Origin
 from flinkx_build.resolve.effective import hint_options
-from flinkx_build.resolve.model import BoundTable
-from flinkx_build.resolve.model import Origin
-from flinkx_build.resolve.model import ResolvedTask
 from flinkx_build.validate.standin import original_connector
 
 # ASCII digits, few enough for int(); one run of spaces on each side of the dash, none at the ends
@@ -19,7 +19,7 @@ from flinkx_build.validate.standin import original_connector
 _RANGE = re.compile(r"([0-9]{1,18})(?:\s*-\s*([0-9]{1,18}))?")
 
 
-def reads_of(resolved: ResolvedTask, connector: str) -> Iterator[tuple[TableRef, BoundTable, dict[str, tuple[str, Origin | None]]]]:
+def reads_of(resolved: AnalysedTask, connector: str) -> Iterator[tuple[TableRef, BoundTable, dict[str, tuple[str, Origin | None]]]]:
     """(reference, binding, option -> (value, where it was set)) for every read of a `connector`
     table: the effective definition's options, an OPTIONS hint on the reference over them."""
     for rs in resolved.statements:
@@ -41,7 +41,7 @@ class CdcReader:
     origin: Origin
 
 
-def mysql_cdc_readers(resolved: ResolvedTask) -> list[CdcReader]:
+def mysql_cdc_readers(resolved: AnalysedTask) -> list[CdcReader]:
     """Every mysql-cdc source the task reads with an explicit server-id."""
     out = []
     for _, bound, options in reads_of(resolved, "mysql-cdc"):

@@ -6,7 +6,8 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import SetOption
-from flinkx_build.model import Workspace
+from flinkx_build.resolve.analysed import ColumnDef
+from flinkx_build.resolve.analysed import Origin
 from flinkx_build.resolve.effective import KEY_KINDS
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import TableSettings
@@ -14,11 +15,10 @@ from flinkx_build.resolve.effective import locked_hint
 from flinkx_build.resolve.effective import locked_options
 from flinkx_build.resolve.effective import parse_watermark
 from flinkx_build.resolve.effective import split_columns
-from flinkx_build.resolve.model import ColumnDef
-from flinkx_build.resolve.model import Origin
 from flinkx_build.resolve.names import TableLookup
 from flinkx_build.resolve.names import choose_candidate
 from flinkx_build.resolve.names import find_table
+from flinkx_build.workspace_model import Workspace
 
 # Unquoted `SET table.exec.x = v` is Flink configuration, not a table option.
 FLINK_CONFIG_PREFIXES = {"table", "pipeline", "execution", "parallelism", "state", "restart-strategy", "sql-client", "python", "taskmanager", "jobmanager", "rest", "metrics", "security"}

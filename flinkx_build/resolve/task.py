@@ -11,29 +11,29 @@ from flinkx_build.frontend.splitter import strip_comments
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import BoundFunction
+from flinkx_build.resolve.analysed import BoundTable
+from flinkx_build.resolve.analysed import FunctionUse
+from flinkx_build.resolve.analysed import TableUse
 from flinkx_build.resolve.effective import METADATA_KEYS
 from flinkx_build.resolve.effective import effective_definition
 from flinkx_build.resolve.effective import locked_hint
 from flinkx_build.resolve.effective import locked_options
-from flinkx_build.resolve.model import BoundFunction
-from flinkx_build.resolve.model import BoundTable
-from flinkx_build.resolve.model import FunctionUse
-from flinkx_build.resolve.model import ResolvedStatement
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.resolve.model import TableUse
 from flinkx_build.resolve.names import choose_candidate
 from flinkx_build.resolve.names import find_function
 from flinkx_build.resolve.names import find_table
 from flinkx_build.resolve.sets import collect_settings
 from flinkx_build.resolve.sets import is_flink_config
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
 
 MRS_HINTS = {"distributeby", "late_data_sink"}
 
 
-def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode: str | None = None) -> ResolvedTask:
+def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode: str | None = None) -> AnalysedTask:
     mode = mode or ws.config.mode
     path = task.display_path
     diags: list[Diagnostic] = []
@@ -50,14 +50,14 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
                 continue
             diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message))
     settings, table_types = collect_settings(ws, task.project, parsed, path, diags)
-    statements = [ResolvedStatement(p) for p in parsed]
-    resolved = ResolvedTask(task, statements, {}, {}, set(), set(), {}, diags, mode=mode)
+    statements = [AnalysedStatement(p) for p in parsed]
+    resolved = AnalysedTask(task, statements, {}, {}, set(), set(), {}, diags, mode=mode)
 
     # Pass 1: what each reference denotes (local names are visible after their CREATE).
     local_tables: set[str] = set()
     local_functions: set[str] = set()
     databases: set[str] = set()  # Flink databases the task creates or uses: `db.tbl` is Flink's, not `project.tbl`
-    meta_refs: list[tuple[ResolvedStatement, TableRef, MetaTable]] = []
+    meta_refs: list[tuple[AnalysedStatement, TableRef, MetaTable]] = []
     firsts = first_uses(parsed)
     in_set = None  # the BEGIN STATEMENT SET that is open
     for rs in statements:
@@ -118,7 +118,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     return resolved
 
 
-def _rename_in_computed_columns(settings, statements: list[ResolvedStatement], resolved: ResolvedTask, version: str) -> None:
+def _rename_in_computed_columns(settings, statements: list[AnalysedStatement], resolved: AnalysedTask, version: str) -> None:
     """`SET t.computedColumn = x AS dim:fn(c)` (and functions in a watermark): the functions
     get their Flink names there too, like in any statement."""
     for table_settings in settings.values():
@@ -130,7 +130,7 @@ def _rename_in_computed_columns(settings, statements: list[ResolvedStatement], r
             table_settings.watermark = (rowtime, _renamed(expression, table_settings.watermark_at, statements, resolved, version), origin)
 
 
-def _renamed(expression: str, at: tuple[int, int], statements: list[ResolvedStatement], resolved: ResolvedTask, version: str) -> str:
+def _renamed(expression: str, at: tuple[int, int], statements: list[AnalysedStatement], resolved: AnalysedTask, version: str) -> str:
     index, start = at
     rs = statements[index]
     end = start + len(expression)
@@ -195,7 +195,7 @@ def first_uses(parsed: list[ParsedStatement]) -> dict[str, Pos]:
     return first
 
 
-def _bind_function(ws, task, fref, local_functions, resolved: ResolvedTask, diags) -> BoundFunction:
+def _bind_function(ws, task, fref, local_functions, resolved: AnalysedTask, diags) -> BoundFunction:
     if fref.qualified:
         return BoundFunction("external")
     kind, function = find_function(ws, task.project, fref.project, fref.name, local_functions, fref.pos, task.display_path, diags)
@@ -205,7 +205,7 @@ def _bind_function(ws, task, fref, local_functions, resolved: ResolvedTask, diag
     return BoundFunction(kind)
 
 
-def _name_tables(resolved: ResolvedTask, meta_refs, local_tables: set[str]) -> None:
+def _name_tables(resolved: AnalysedTask, meta_refs, local_tables: set[str]) -> None:
     """Plain names where unique in the task; `<project>_<name>` where two projects share one."""
     used = {}
     for rs, ref, table in meta_refs:
@@ -232,7 +232,7 @@ def _name_tables(resolved: ResolvedTask, meta_refs, local_tables: set[str]) -> N
         resolved.tables[key] = TableUse(table, candidate)
 
 
-def _name_functions(resolved: ResolvedTask, version: str) -> None:
+def _name_functions(resolved: AnalysedTask, version: str) -> None:
     """A project function keeps its name unless it would clash: Flink resolves
     built-ins before temporary functions, so an override gets a unique name."""
     counts: dict[str, int] = {}

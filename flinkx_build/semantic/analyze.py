@@ -1,4 +1,4 @@
-"""Build the semantic model of a resolved task (see `model`).
+"""Fill the column facts into a resolved task's statements (see `resolve/analysed.py`).
 
 Scopes follow Calcite's rules as Flink uses them: a qualified reference names
 a FROM item by alias (or by table name when it has none); an unqualified one
@@ -9,31 +9,29 @@ unqualified names: an unknown is never reported as an error.
 """
 from __future__ import annotations
 
+from flinkx_build import flink_types as ft
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.model import Workspace
-from flinkx_build.resolve.model import ResolvedStatement
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.resolve.model import TableDef
+from flinkx_build.resolve.analysed import AGGREGATION
+from flinkx_build.resolve.analysed import IDENTITY
+from flinkx_build.resolve.analysed import TRANSFORMATION
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import Binding
+from flinkx_build.resolve.analysed import ColumnId
+from flinkx_build.resolve.analysed import LineageInput
+from flinkx_build.resolve.analysed import LookupUse
+from flinkx_build.resolve.analysed import OutputColumn
+from flinkx_build.resolve.analysed import ScopeSource
+from flinkx_build.resolve.analysed import SourceColumn
+from flinkx_build.resolve.analysed import TableDef
+from flinkx_build.resolve.analysed import WindowUse
+from flinkx_build.resolve.analysed import compose
 from flinkx_build.semantic import task_tables
-from flinkx_build.semantic import types as ft
 from flinkx_build.semantic.changelog import query_mode
 from flinkx_build.semantic.functions import AGGREGATES
 from flinkx_build.semantic.functions import call_type
-from flinkx_build.semantic.model import AGGREGATION
-from flinkx_build.semantic.model import IDENTITY
-from flinkx_build.semantic.model import TRANSFORMATION
-from flinkx_build.semantic.model import Binding
-from flinkx_build.semantic.model import ColumnId
-from flinkx_build.semantic.model import LineageInput
-from flinkx_build.semantic.model import LookupUse
-from flinkx_build.semantic.model import OutputColumn
-from flinkx_build.semantic.model import ScopeSource
-from flinkx_build.semantic.model import SourceColumn
-from flinkx_build.semantic.model import StatementModel
-from flinkx_build.semantic.model import TaskModel
-from flinkx_build.semantic.model import WindowUse
-from flinkx_build.semantic.model import compose
 from flinkx_build.semantic.task_tables import task_table_key
+from flinkx_build.workspace_model import Workspace
 
 WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
 COMPARISONS = ("=", "<>", "!=", "<", ">", "<=", ">=")
@@ -77,47 +75,45 @@ def sink_columns(definition: TableDef) -> list[tuple[str, ft.FlinkType | None]]:
 
 
 class _TaskAnalyzer:
-    def __init__(self, ws: Workspace, resolved: ResolvedTask) -> None:
+    def __init__(self, ws: Workspace, analysed: AnalysedTask) -> None:
         self.ws = ws
-        self.resolved = resolved
+        self.analysed = analysed
         self.task_tables: dict[str, list[SourceColumn] | None] = {}  # CREATE TABLE / VIEW in the task
         self.task_modes: dict[str, str | None] = {}  # changelog mode of the task's views and tables
         self.task_sinks: dict[str, list[tuple[str, ft.FlinkType | None]]] = {}  # writable columns of the task's tables
 
-    def run(self) -> TaskModel:
-        model = TaskModel(self.resolved.task.key, [])
-        for rs in self.resolved.statements:
-            model.statements.append(_StatementAnalyzer(self, rs).run())
-        return model
+    def run(self) -> None:
+        for rs in self.analysed.statements:
+            _StatementAnalyzer(self, rs).run()
 
 
 class _StatementAnalyzer:
-    def __init__(self, task: _TaskAnalyzer, rs: ResolvedStatement) -> None:
+    def __init__(self, task: _TaskAnalyzer, rs: AnalysedStatement) -> None:
         self.task = task
         self.rs = rs
         self.stmt = rs.parsed
         self.sq = rs.parsed.query
-        self.model = StatementModel(rs.parsed.index, rs.parsed.kind)
+        rs.clear_column_facts()
         self.outputs: dict[int, list[SourceColumn] | None] = {}
         self.scopes: dict[int, list[ScopeSource]] = {}
         self.aliases: dict[int, set[str]] = {}
         self.functions = {(f.pos.line, f.pos.col): b for f, b in zip(rs.parsed.functions, rs.functions)}
 
-    def run(self) -> StatementModel:
+    def run(self) -> None:
         sq = self.sq
         if sq is None:
-            return self.model
+            return
         if self.stmt.kind == "create_table" and self.stmt.defines:
             self._create_table()
         if sq.altered:
             self._alter_table()
         if sq.root >= 0:
-            self.model.changelog = query_mode(self, sq.root)
+            self.rs.changelog = query_mode(self, sq.root)
             outputs = self.query_output(sq.root)
             if outputs is not None:
                 items = self.sq.queries[sq.root].items
                 positions = [i.pos for i in items] if len(items) == len(outputs) else [None] * len(outputs)
-                self.model.outputs = [OutputColumn(c.name, c.type, c.inputs, p) for c, p in zip(outputs, positions)]
+                self.rs.outputs = [OutputColumn(c.name, c.type, c.inputs, p) for c, p in zip(outputs, positions)]
         if self.stmt.kind == "create_table" and self.stmt.defines and sq.root >= 0 and not sq.create_columns:
             self._ctas_columns()
         if self.stmt.kind == "create_view" and self.stmt.defines:
@@ -125,19 +121,18 @@ class _StatementAnalyzer:
             if outputs is not None and sq.view_columns:
                 outputs = [SourceColumn(n, c.type, c.inputs) for n, c in zip(sq.view_columns, outputs)]
             self.task.task_tables[self.stmt.defines.lower()] = outputs
-            self.task.task_modes[self.stmt.defines.lower()] = self.model.changelog
+            self.task.task_modes[self.stmt.defines.lower()] = self.rs.changelog
         if self.stmt.kind == "insert":
             self._sink()
-        return self.model
 
     def _create_table(self) -> None:
-        task_tables.create_table(self.task.task_tables, self.task.task_sinks, self.task.resolved.task.key, self.stmt.defines, self.sq)
+        task_tables.create_table(self.task.task_tables, self.task.task_sinks, self.task.analysed.task.key, self.stmt.defines, self.sq)
 
     def _alter_table(self) -> None:
-        task_tables.alter_table(self.task.task_tables, self.task.task_sinks, self.task.task_modes, self.task.resolved.task.key, self.sq)
+        task_tables.alter_table(self.task.task_tables, self.task.task_sinks, self.task.task_modes, self.task.analysed.task.key, self.sq)
 
     def _ctas_columns(self) -> None:
-        task_tables.create_table_as(self.task.task_tables, self.task.task_sinks, self.task.resolved.task.key, self.stmt.defines,
+        task_tables.create_table_as(self.task.task_tables, self.task.task_sinks, self.task.analysed.task.key, self.stmt.defines,
                                     self.outputs.get(self.sq.root))
 
     def _sink(self) -> None:
@@ -145,28 +140,28 @@ class _StatementAnalyzer:
         if ref_index < 0:
             return
         ref, bound = self.stmt.tables[ref_index], self.rs.tables[ref_index]
-        self.model.sink_pos = ref.pos
+        self.rs.sink_pos = ref.pos
         if bound.kind == "meta":
-            self.model.sink = bound.key
+            self.rs.sink = bound.key
         elif bound.kind == "local":
-            self.model.sink = task_table_key(self.task.resolved.task.key, bound.key)
+            self.rs.sink = task_table_key(self.task.analysed.task.key, bound.key)
         if bound.kind == "meta" and bound.definition is not None:
-            self.model.sink_columns = sink_columns(bound.definition)
+            self.rs.sink_columns = sink_columns(bound.definition)
         elif bound.kind == "local":
-            self.model.sink_columns = self.task.task_sinks.get(bound.key.lower())
-        if self.model.sink_columns is not None and not (bound.kind == "meta" and bound.definition.written_columns):
-            self.model.target_columns = [n for n, _ in self.model.sink_columns]
-        if self.model.sink_columns is not None and self.sq.static_partitions:
+            self.rs.sink_columns = self.task.task_sinks.get(bound.key.lower())
+        if self.rs.sink_columns is not None and not (bound.kind == "meta" and bound.definition.written_columns):
+            self.rs.target_columns = [n for n, _ in self.rs.sink_columns]
+        if self.rs.sink_columns is not None and self.sq.static_partitions:
             static = {c.lower() for c in self.sq.static_partitions}
-            self.model.sink_columns = [(n, t) for n, t in self.model.sink_columns if n.lower() not in static]
-        if self.model.sink_columns is not None and self.sq.insert_columns:
-            by_name = {n.lower(): (n, t) for n, t in self.model.sink_columns}
-            self.model.sink_columns = [by_name.get(n.lower(), (n, None)) for n in self.sq.insert_columns]
+            self.rs.sink_columns = [(n, t) for n, t in self.rs.sink_columns if n.lower() not in static]
+        if self.rs.sink_columns is not None and self.sq.insert_columns:
+            by_name = {n.lower(): (n, t) for n, t in self.rs.sink_columns}
+            self.rs.sink_columns = [by_name.get(n.lower(), (n, None)) for n in self.sq.insert_columns]
         # INSERT is positional: output i is written to the sink's column i
-        names = [n for n, _ in self.model.sink_columns or ()] or list(self.sq.insert_columns)
-        outputs = self.model.outputs
+        names = [n for n, _ in self.rs.sink_columns or ()] or list(self.sq.insert_columns)
+        outputs = self.rs.outputs
         if outputs is not None and len(names) == len(outputs):
-            self.model.outputs = [OutputColumn(n, o.type, o.inputs, o.pos) for n, o in zip(names, outputs)]
+            self.rs.outputs = [OutputColumn(n, o.type, o.inputs, o.pos) for n, o in zip(names, outputs)]
 
     # -- queries ---------------------------------------------------------------------------
     def query_output(self, index: int) -> list[SourceColumn] | None:
@@ -174,7 +169,7 @@ class _StatementAnalyzer:
             return self.outputs[index]
         result = self._query_output(index)
         if result is not None:
-            self.model.select_names.update(c.name.lower() for c in result)
+            self.rs.select_names.update(c.name.lower() for c in result)
         return result
 
     def _query_output(self, index: int) -> list[SourceColumn] | None:
@@ -224,8 +219,8 @@ class _StatementAnalyzer:
             if source.kind == "window" and source.time_column is not None:
                 binding = _lookup(source.time_column, [_without_window_columns(src)])
                 binding.query = index
-                self.model.bindings.append(binding)
-                self.model.windows.append(WindowUse(source.window, binding, source.pos))
+                self.rs.bindings.append(binding)
+                self.rs.windows.append(WindowUse(source.window, binding, source.pos))
             if source.on is not None:
                 self._indirect(source.on, index)
             if source.lookup:
@@ -235,7 +230,7 @@ class _StatementAnalyzer:
                     self._indirect(source.lookup_time, index)
                     if source.lookup_time.kind == ir.COLUMN:
                         time = self.binding(source.lookup_time, index)
-                self.model.lookups.append(LookupUse(src, definition, source.on, source.pos, time))
+                self.rs.lookups.append(LookupUse(src, definition, source.on, source.pos, time))
         for expr in (query.where, query.having, *query.group_by):
             if expr is not None:
                 self._indirect(expr, index)
@@ -321,7 +316,7 @@ class _StatementAnalyzer:
             cte = self.find_cte(index, name)
             return "cte", "", self.query_output(cte) if cte is not None else None
         if bound.kind == "local":
-            return "local", task_table_key(self.task.resolved.task.key, bound.key), self.task.task_tables.get(bound.key.lower())
+            return "local", task_table_key(self.task.analysed.task.key, bound.key), self.task.task_tables.get(bound.key.lower())
         return "opaque", "", None
 
     def find_cte(self, index: int, name: str) -> int | None:
@@ -342,7 +337,7 @@ class _StatementAnalyzer:
     def _indirect(self, expr: ir.Expr, index: int) -> None:
         self._bind_all(expr, index, aliases_ok=True)
         for inp in self.lineage_of(expr, index):
-            self.model.indirect.add(inp.column)
+            self.rs.indirect.add(inp.column)
 
     def _bind_all(self, expr: ir.Expr, index: int, aliases_ok: bool = False) -> None:
         for node in expr.walk():
@@ -352,12 +347,12 @@ class _StatementAnalyzer:
                 self.query_output(node.query)
 
     def binding(self, ref: ir.Expr, index: int, aliases_ok: bool = False) -> Binding:
-        for existing in self.model.bindings:
+        for existing in self.rs.bindings:
             if existing.ref is ref:
                 return existing
         binding = self._resolve(ref, index, aliases_ok)
         binding.query = index
-        self.model.bindings.append(binding)
+        self.rs.bindings.append(binding)
         return binding
 
     def _resolve(self, ref: ir.Expr, index: int, aliases_ok: bool) -> Binding:
@@ -422,7 +417,7 @@ class _StatementAnalyzer:
         bound = self.functions.get((expr.pos.line, expr.pos.col)) if expr.pos else None
         if bound is None or bound.kind != "project":
             return None
-        use = self.task.resolved.functions.get(bound.key)
+        use = self.task.analysed.functions.get(bound.key)
         return use.function if use is not None else None
 
     def lineage_of(self, expr: ir.Expr, index: int, how: str = IDENTITY) -> frozenset[LineageInput]:
@@ -489,5 +484,6 @@ def _lookup(ref: ir.Expr, sources: list[ScopeSource]) -> Binding:
     return Binding(ref, "unknown", candidates=[c.name for s in sources for c in (s.columns or [])])
 
 
-def analyze(ws: Workspace, resolved: ResolvedTask) -> TaskModel:
-    return _TaskAnalyzer(ws, resolved).run()
+def analyze(ws: Workspace, analysed: AnalysedTask) -> None:
+    """Fill each statement's column facts in, in place: resolve made the objects, this completes them."""
+    _TaskAnalyzer(ws, analysed).run()

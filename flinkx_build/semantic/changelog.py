@@ -16,7 +16,7 @@ from typing import Protocol
 
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.resolve.model import ResolvedStatement
+from flinkx_build.resolve.analysed import AnalysedStatement
 from flinkx_build.semantic.functions import AGGREGATES
 from flinkx_build.validate.standin import original_connector
 from flinkx_build.validate.standin import source_changelog
@@ -30,7 +30,7 @@ class StatementAnalysis(Protocol):
     """What the modes read of a statement's analysis (`analyze._StatementAnalyzer`, which calls them)."""
 
     task: _TaskModes
-    rs: ResolvedStatement
+    rs: AnalysedStatement
     stmt: ParsedStatement
     sq: ir.StatementQuery
 

@@ -1,6 +1,6 @@
 """Which columns of each meta table a task reads, wildcards included.
 
-`ResolvedTask.columns_read` holds the columns named by qualified or
+`AnalysedTask.columns_read` holds the columns named by qualified or
 unambiguous column references. A `SELECT *` (or `alias.*`) names none, yet
 reads every column, so a task that reads a table through a wildcard is
 counted as reading all of its columns here. Impact classification needs that:
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
 
 _QUERY_KINDS = {"insert", "select", "create_view", "create_table"}
 
@@ -25,7 +25,7 @@ class ColumnUse:
     insert_wildcard: set[str] = field(default_factory=set)
 
 
-def column_use(rt: ResolvedTask) -> ColumnUse:
+def column_use(rt: AnalysedTask) -> ColumnUse:
     use = ColumnUse({key: set(cols) for key, cols in rt.columns_read.items() if key in rt.reads})
     for rs in rt.statements:
         stmt = rs.parsed

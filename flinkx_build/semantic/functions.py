@@ -11,9 +11,9 @@ from __future__ import annotations
 from flinkx_build.flink_data import aggregates_of_any_version
 from flinkx_build.flink_data import facts_or_default
 from flinkx_build.flink_data import over_only_of_any_version
-from flinkx_build.semantic.types import FlinkType
-from flinkx_build.semantic.types import common_type
-from flinkx_build.semantic.types import parse_type
+from flinkx_build.flink_types import FlinkType
+from flinkx_build.flink_types import common_type
+from flinkx_build.flink_types import parse_type
 
 # Flink's aggregate functions, and those that read rows around the current one (only over a
 # window): from the planner's operator table of every supported version (flink_data)

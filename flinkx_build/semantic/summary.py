@@ -19,20 +19,16 @@ from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING
 from typing import Any
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.resolve.model import Origin
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import Origin
 from flinkx_build.resolve.reads import CdcReader
 from flinkx_build.resolve.reads import mysql_cdc_readers
 from flinkx_build.resolve.reads import reads_of
 from flinkx_build.semantic.columns import column_use
-
-if TYPE_CHECKING:
-    from flinkx_build.semantic.model import TaskModel
 
 
 @dataclass(frozen=True)
@@ -98,8 +94,8 @@ class TaskSummary:
         return {w.table for w in self.writes}
 
 
-def summarize(rt: ResolvedTask, model: TaskModel, compiled: str | None, settings: list[str]) -> TaskSummary:
-    """The summary of a resolved task and its semantic model; `settings` enter the fingerprint."""
+def summarize(rt: AnalysedTask, compiled: str | None, settings: list[str]) -> TaskSummary:
+    """The summary of an analysed task; `settings` enter the fingerprint."""
     task = rt.task
     use = column_use(rt)
     first: dict[tuple[str, str], tuple[int, int]] = {}
@@ -127,7 +123,7 @@ def summarize(rt: ResolvedTask, model: TaskModel, compiled: str | None, settings
             kafka.append(KafkaRead(bound.key, servers, topic, group, origin))
     lineage = [
         {"column": target.format(), "from": source.column.format(), "transformation": source.transformation}
-        for target, source in model.column_lineage()
+        for target, source in rt.column_lineage()
     ]
     # The task's own text after rendering, normalised: what its names are bound to is
     # compared separately by impact (a binding lost with a removed table is that table's change).

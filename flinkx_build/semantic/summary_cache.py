@@ -34,8 +34,8 @@ from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.variables import render
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.model import Task
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Task
+from flinkx_build.workspace_model import Workspace
 from flinkx_build.paths import below
 from flinkx_build.semantic.summary import TaskSummary
 from flinkx_build.semantic.summary import from_json

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 
+from flinkx_build import flink_types as ft
 from flinkx_build.frontend import query_ir as ir
-from flinkx_build.semantic import types as ft
+from flinkx_build.resolve.analysed import IDENTITY
+from flinkx_build.resolve.analysed import ColumnId
+from flinkx_build.resolve.analysed import LineageInput
+from flinkx_build.resolve.analysed import SourceColumn
 from flinkx_build.semantic.functions import call_type
-from flinkx_build.semantic.model import IDENTITY
-from flinkx_build.semantic.model import ColumnId
-from flinkx_build.semantic.model import LineageInput
-from flinkx_build.semantic.model import SourceColumn
 
 Tables = dict[str, list[SourceColumn] | None]
 Sinks = dict[str, list[tuple[str, ft.FlinkType | None]]]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flinkx_build.emit.manifest import table_node
 from flinkx_build.site.html_parts import anchor
 from flinkx_build.site.html_parts import script_json
-from flinkx_build.site.model import SiteModel
+from flinkx_build.site.site_model import SiteModel
 
 RELATIONS = ["reads", "lookup", "writes", "calls"]
 

@@ -13,7 +13,7 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from flinkx_build.model import DocsConfig
+from flinkx_build.workspace_model import DocsConfig
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'none'; base-uri 'none'; form-action 'none'")

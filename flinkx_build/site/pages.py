@@ -8,17 +8,17 @@ from flinkx_build.credentials import mask_value
 from flinkx_build.emit.manifest import function_node
 from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
-from flinkx_build.model import MetaTable
 from flinkx_build.site.html_parts import anchor
 from flinkx_build.site.html_parts import e
 from flinkx_build.site.html_parts import frame
 from flinkx_build.site.html_parts import link
 from flinkx_build.site.html_parts import source_link
 from flinkx_build.site.html_parts import table_html
-from flinkx_build.site.model import SiteModel
-from flinkx_build.site.model import column_walk
-from flinkx_build.site.model import project_node
-from flinkx_build.site.model import split_column
+from flinkx_build.site.site_model import SiteModel
+from flinkx_build.site.site_model import column_walk
+from flinkx_build.site.site_model import project_node
+from flinkx_build.site.site_model import split_column
+from flinkx_build.workspace_model import MetaTable
 
 KIND_LABEL = {"project": "Project", "table": "Meta table", "task": "Task", "view": "View", "function": "Function"}
 

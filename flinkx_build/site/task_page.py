@@ -12,12 +12,12 @@ from flinkx_build.site.html_parts import e
 from flinkx_build.site.html_parts import frame
 from flinkx_build.site.html_parts import source_link
 from flinkx_build.site.html_parts import table_html
-from flinkx_build.site.model import SiteModel
-from flinkx_build.site.model import view_node
 from flinkx_build.site.pages import description
 from flinkx_build.site.pages import heading
 from flinkx_build.site.pages import lineage_link
 from flinkx_build.site.pages import node_link
+from flinkx_build.site.site_model import SiteModel
+from flinkx_build.site.site_model import view_node
 
 
 def leading_comment(text: str) -> str:

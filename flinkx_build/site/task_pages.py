@@ -26,9 +26,9 @@ from flinkx_build.forked import CORES
 from flinkx_build.forked import can_fork
 from flinkx_build.forked import forked_pool
 from flinkx_build.hashing import canonical_hash
-from flinkx_build.model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.explain import explain_data
+from flinkx_build.workspace_model import Task
 
 FORMAT = "flinkx-docs-task"
 VERSION = 1
@@ -90,7 +90,7 @@ def _cached(session: Session, task: Task) -> bool:
 
 
 def _make(session: Session, task: Task, compiles: bool) -> dict[str, Any]:
-    rt = session.resolved(task)
+    rt = session.analysed(task)
     root = str(session.workspace.root)
     explain = mask_data(explain_data(rt)) if rt.ok else {"tables": []}
     tables = [_relocated(table, root) for table in explain.get("tables", [])]

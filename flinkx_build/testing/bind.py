@@ -16,9 +16,8 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import value_loc
-from flinkx_build.model import Loc
-from flinkx_build.resolve.model import ResolvedTask
-from flinkx_build.resolve.model import TableDef
+from flinkx_build.resolve.analysed import AnalysedTask
+from flinkx_build.resolve.analysed import TableDef
 from flinkx_build.testing.fixtures import RawCase
 from flinkx_build.testing.fixtures import RawFunction
 from flinkx_build.testing.fixtures import RawRow
@@ -29,6 +28,7 @@ from flinkx_build.testing.values import convert
 from flinkx_build.testing.values import parse_type
 from flinkx_build.testing.values import to_wire
 from flinkx_build.validate import standin
+from flinkx_build.workspace_model import Loc
 
 # which change kinds each source changelog mode (validate/standin.py) can produce
 _SOURCE_KINDS = {"insert": ("+I",), "upsert": ("+I", "+U", "-D"), "all": ("+I", "-U", "+U", "-D")}
@@ -84,7 +84,7 @@ class TestCase:
     functions: dict[str, list[dict]] = field(default_factory=dict)  # emitted name (lower) -> calls
 
 
-def task_tables(resolved: ResolvedTask) -> tuple[dict[str, TableInfo], dict[str, str]]:
+def task_tables(resolved: AnalysedTask) -> tuple[dict[str, TableInfo], dict[str, str]]:
     """The task's meta tables by key, and every name a test may use for one -> key."""
     tables: dict[str, TableInfo] = {}
     for key, use in resolved.tables.items():
@@ -122,7 +122,7 @@ def task_tables(resolved: ResolvedTask) -> tuple[dict[str, TableInfo], dict[str,
     return tables, names
 
 
-Resolver = Callable[[RawCase], tuple[ResolvedTask | None, str]]
+Resolver = Callable[[RawCase], tuple[AnalysedTask | None, str]]
 
 
 def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Resolver,
@@ -255,7 +255,7 @@ def _convert_rows(rows: list[RawRow], info: TableInfo, section: str, diags: list
     return changes
 
 
-def _bind_function(function: RawFunction, resolved: ResolvedTask, case: TestCase, diags: list[Diagnostic]) -> None:
+def _bind_function(function: RawFunction, resolved: AnalysedTask, case: TestCase, diags: list[Diagnostic]) -> None:
     """The results a test gives a project function, as the stand-in reads them (java:
     StandinScalarFunction): arguments as text, results in the declared return type."""
     names = {key.lower(): use for key, use in resolved.functions.items()}

@@ -23,9 +23,9 @@ from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import mapping_loc
 from flinkx_build.load.yaml_io import value_loc
-from flinkx_build.model import MODES
-from flinkx_build.model import Loc
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import MODES
+from flinkx_build.workspace_model import Loc
+from flinkx_build.workspace_model import Workspace
 
 TESTS_DIR = "tests"
 KINDS = ("+I", "-U", "+U", "-D")

@@ -12,7 +12,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import did_you_mean
 from flinkx_build.pipeline import Session
-from flinkx_build.resolve.model import ResolvedTask
+from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.testing.bind import TestCase
 from flinkx_build.testing.bind import bind_cases
 from flinkx_build.testing.compare import compare
@@ -58,14 +58,14 @@ def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: boo
     sessions = {session.mode: session}
     tasks = {t.key: t for t in ws.all_tasks()}
 
-    def resolve(raw: RawCase) -> tuple[ResolvedTask | None, str]:
+    def resolve(raw: RawCase) -> tuple[AnalysedTask | None, str]:
         task = tasks.get(raw.task)
         if task is None:
             return None, did_you_mean(raw.task, tasks)
         mode = raw.mode or session.mode
         if mode not in sessions:
             sessions[mode] = Session.open(ws.root, mode, use_cache)
-        return sessions[mode].resolved(sessions[mode].workspace.projects[task.project].tasks[task.name]), ""
+        return sessions[mode].analysed(sessions[mode].workspace.projects[task.project].tasks[task.name]), ""
 
     cases, bind_diags = bind_cases(selected, raw_cases, resolve, session.mode)
     diags += bind_diags

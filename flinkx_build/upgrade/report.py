@@ -124,7 +124,7 @@ def state_findings(session: Session, source: FlinkFacts, target: FlinkFacts) -> 
     out = []
     for project in session.workspace.projects.values():
         for task in project.tasks.values():
-            for stmt in session.resolved(task).statements:
+            for stmt in session.analysed(task).statements:
                 what = stateful_operator(stmt.parsed.query) if stmt.parsed.kind == "insert" else ""
                 if what:
                     at = stmt.parsed.code_pos or stmt.parsed.pos

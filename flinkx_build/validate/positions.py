@@ -6,18 +6,8 @@ Flink reports after a rewrite on its line is not the task's column: the statemen
 """
 from __future__ import annotations
 
+from flinkx_build.limits import offset_of
 from flinkx_build.validate.contract import CompiledStatement
-
-
-def _offset(text: str, line: int, col: int) -> int:
-    """0-based offset of 1-based (line, col) in `text` (clamped to the text)."""
-    at = 0
-    for _ in range(line - 1):
-        newline = text.find("\n", at)
-        if newline < 0:
-            return len(text)
-        at = newline + 1
-    return min(at + max(col, 1) - 1, len(text))
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -44,7 +34,7 @@ def to_task(stmt: CompiledStatement, line: int, col: int) -> tuple[int, int] | N
         return None
     relative_line = line - stmt.line + 1
     relative_col = col - stmt.col + 1 if relative_line == 1 else col
-    offset = _offset(stmt.text, relative_line, relative_col)
+    offset = offset_of(stmt.text, relative_line, relative_col)
     text = stmt.source_text or stmt.text
     rows, column = _line_col(text, source_offset(stmt, offset) if stmt.source_text else offset)
     origin_line, origin_col = stmt.origin

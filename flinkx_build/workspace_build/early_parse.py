@@ -29,7 +29,7 @@ from flinkx_build.frontend.worker import parse_text
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.workspace import display_path
 from flinkx_build.load.workspace import read_task_file
-from flinkx_build.model import Workspace
+from flinkx_build.workspace_model import Workspace
 
 MAX_EARLY = 4
 

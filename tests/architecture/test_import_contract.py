@@ -25,9 +25,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("flinkx_build", "paths", "variables", "progress", "noqa", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
               "cache_root", "cache_secret", "cache_prune", "cache_entries", "cache_version", "markdown_text", "java_jar")),
     # what Flink, the engines and the connectors accept: tables of facts
-    ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text", "targets")),
+    ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text", "flink_types", "targets")),
     # the workspace model: plain dataclasses every stage reads
-    ("model", ("model",)),
+    ("model", ("workspace_model",)),
     # the embedded Flink planner and its stand-in connector; imports nothing above the cache root,
     # and the checks and the semantic model ask it which changelog a connector gives
     ("planner", ("validate", "planner")),

@@ -24,7 +24,7 @@ def codes(make_workspace, sql: str, extra: dict | None = None) -> list[str]:
         (ws / rel).write_text(text)
     session = session_for(ws)
     task = session.workspace.projects["dwd"].tasks["t"]
-    return [d.code for d in session.resolved(task).diagnostics if d.code.startswith("FX43")]
+    return [d.code for d in session.analysed(task).diagnostics if d.code.startswith("FX43")]
 
 
 def test_upsert_kafka_without_key(make_workspace):

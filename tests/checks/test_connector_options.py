@@ -67,7 +67,7 @@ def findings(root) -> list:
     session = session_for(root)
     found = [d for d in session.load_diagnostics if d.code.startswith("FX42")]
     for task in session.tasks():
-        found += [d for d in session.resolved(task).diagnostics if d.code.startswith("FX42")]
+        found += [d for d in session.analysed(task).diagnostics if d.code.startswith("FX42")]
     return sorted(set(found))
 
 

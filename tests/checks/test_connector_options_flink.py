@@ -126,7 +126,7 @@ def judged(tmp_path_factory, flink):
     out = {}
     for name in CASES:
         task = session.workspace.projects["p"].tasks[name]
-        found = [(d.code, d.severity) for d in session.resolved(task).diagnostics if d.code.startswith("FX42")]
+        found = [(d.code, d.severity) for d in session.analysed(task).diagnostics if d.code.startswith("FX42")]
         out[name] = (found, planned_by_flink(flink, session, task))
     return out
 

@@ -42,7 +42,7 @@ def lint_findings(version: str, tmp_path: Path) -> dict[str, list[tuple[str, str
     session = session_for(root)
     out: dict[str, list[tuple[str, str]]] = {}
     for name, task in session.workspace.projects["dwd"].tasks.items():
-        shown = [task.display_path] + [t.table.loc.path for t in session.resolved(task).tables.values()]
+        shown = [task.display_path] + [t.table.loc.path for t in session.analysed(task).tables.values()]
         files = {Path(p).relative_to(root).as_posix() if Path(p).is_absolute() else p for p in shown}
         out[name] = sorted({(f["code"], f["severity"]) for f in findings if f["path"] in files})
     return out

@@ -12,7 +12,7 @@ def findings(make_workspace, sql: str):
     ws = workspace_with_tasks(make_workspace, {"t": PROCTIME + sql})
     session = session_for(ws)
     task = session.workspace.projects["dwd"].tasks["t"]
-    return [d for d in session.resolved(task).diagnostics if d.code.startswith("FX44")]
+    return [d for d in session.analysed(task).diagnostics if d.code.startswith("FX44")]
 
 
 def test_lookup_on_a_non_key_column_warns(make_workspace):

@@ -22,7 +22,7 @@ from flinkx_build.commands.validate import map_finding
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.errors import Diagnostic
 from flinkx_build.lint.run import lint_task
-from flinkx_build.model import Task
+from flinkx_build.workspace_model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import ScriptToValidate
 from flinkx_build.validate.engine import FlinkSession
@@ -101,7 +101,7 @@ class Planner:
 
     def verdict(self, session: Session, task: Task) -> tuple[str, str, int]:
         """(rejected | accepted | refused, the first message, its line in the task file or 0)."""
-        resolved = session.resolved(task)
+        resolved = session.analysed(task)
         stops = [d for d in resolved.diagnostics if d.is_error and d.code not in self.semantic]
         if stops:
             return "refused", stops[0].format(), stops[0].line
@@ -142,8 +142,8 @@ def generate(workspaces: list[Path], planner: Planner) -> list[tuple[Path, Mutat
         session, tasks = clean_tasks(workspace, planner)
         for task in tasks:
             TASK_PATHS[(str(workspace), task.key)] = task.path
-            resolved = session.resolved(task)
-            sites = TaskSites(task.key, task.text, [s.parsed for s in resolved.statements], session.model(task))
+            resolved = session.analysed(task)
+            sites = TaskSites(task.key, task.text, [s.parsed for s in resolved.statements], session.analysed(task))
             out.extend((workspace, m) for m in mutations_of(sites))
     return out
 

@@ -135,7 +135,7 @@ def window_arity(t: TaskSites) -> Iterator[Mutation]:
 
 
 def window_time_not_time(t: TaskSites) -> Iterator[Mutation]:
-    by_ref = {id(b.ref): b for b in t.model.bindings()}
+    by_ref = {id(b.ref): b for b in t.analysed.bindings()}
     for _, source in _window_sources(t):
         binding = by_ref.get(id(source.time_column)) if source.time_column is not None else None
         span = t.ref_span(source.time_column) if source.time_column is not None else None
@@ -175,7 +175,7 @@ def system_time_operand(t: TaskSites) -> Iterator[Mutation]:
 
 def _probe_column(t: TaskSites, alias: str) -> str:
     """A numeric column of the FROM item `alias` (the probe side of a lookup)."""
-    for binding in t.model.bindings():
+    for binding in t.analysed.bindings():
         source = binding.source
         if source is not None and source.alias.lower() == alias.lower() and source.columns:
             for column in source.columns:
@@ -185,8 +185,8 @@ def _probe_column(t: TaskSites, alias: str) -> str:
 
 
 def lookup_key_type(t: TaskSites) -> Iterator[Mutation]:
-    by_ref = {id(b.ref): b for b in t.model.bindings()}
-    for sm in t.model.statements:
+    by_ref = {id(b.ref): b for b in t.analysed.bindings()}
+    for sm in t.analysed.statements:
         for use in sm.lookups:
             for node in (use.on.walk() if use.on is not None else ()):
                 if node.kind != ir.OPERATOR or node.text != "=" or len(node.args) != 2:
@@ -206,7 +206,7 @@ def lookup_key_type(t: TaskSites) -> Iterator[Mutation]:
 
 
 def row_field_misspelled(t: TaskSites) -> Iterator[Mutation]:
-    for binding in t.model.bindings():
+    for binding in t.analysed.bindings():
         span = t.ref_span(binding.ref)
         if binding.status == "field" and span is not None and binding.fields:
             written = t.text[span[0]:span[1]]

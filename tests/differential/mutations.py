@@ -14,8 +14,8 @@ from typing import Iterator
 
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.frontend.statements import ParsedStatement
-from flinkx_build.semantic.model import StatementModel
-from flinkx_build.semantic.model import TaskModel
+from flinkx_build.resolve.analysed import AnalysedStatement
+from flinkx_build.resolve.analysed import AnalysedTask
 from tests.differential.text_scan import line_of
 from tests.differential.text_scan import offset_of
 from tests.differential.text_scan import reference_end
@@ -48,7 +48,7 @@ class TaskSites:
     key: str
     text: str
     statements: list[ParsedStatement]
-    model: TaskModel
+    analysed: AnalysedTask
 
     def at(self, pos: ir.Pos) -> int:
         return offset_of(self.text, pos.line, pos.col)
@@ -56,8 +56,8 @@ class TaskSites:
     def mutation(self, kind: str, edits: list[tuple[int, int, str]], note: str) -> Mutation:
         return Mutation(kind, self.key, tuple(edits), line_of(self.text, edits[0][0]), note)
 
-    def pairs(self) -> Iterator[tuple[ParsedStatement, StatementModel | None]]:
-        by_index = {sm.index: sm for sm in self.model.statements}
+    def pairs(self) -> Iterator[tuple[ParsedStatement, AnalysedStatement | None]]:
+        by_index = {sm.index: sm for sm in self.analysed.statements}
         for stmt in self.statements:
             if stmt.query is not None:
                 yield stmt, by_index.get(stmt.index)

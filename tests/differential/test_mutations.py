@@ -18,8 +18,8 @@ def example_mutants(tmp_path_factory):
     session = Session.open(example, use_cache=False)
     out = []
     for task in session.workspace.all_tasks():
-        resolved = session.resolved(task)
-        sites = TaskSites(task.key, task.text, [s.parsed for s in resolved.statements], session.model(task))
+        resolved = session.analysed(task)
+        sites = TaskSites(task.key, task.text, [s.parsed for s in resolved.statements], session.analysed(task))
         out.extend((task.text, m) for m in mutations_of(sites))
     return out
 

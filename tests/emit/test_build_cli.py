@@ -137,7 +137,7 @@ def test_summaries_made_on_every_core_equal_serial_ones(make_workspace):
     parallel = Session.open(ws)
     tasks = parallel.tasks()
     parallel.summarize_on_every_core(tasks)
-    assert not parallel._resolved  # nothing was resolved in this process
+    assert not parallel._analysed  # nothing was analysed in this process
     serial = Session.open(ws, use_cache=False)
     made = {task.key: parallel.summary(task) for task in tasks}
     assert made == {task.key: serial.summary(task) for task in tasks}

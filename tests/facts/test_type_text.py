@@ -9,8 +9,8 @@ from flinkx_build.load.tables import check_flink_type
 from flinkx_build.type_text import row_fields
 from flinkx_build.type_text import split_top
 from flinkx_build.type_text import structure_problem
-from flinkx_build.semantic.types import field_type
-from flinkx_build.semantic.types import parse_type
+from flinkx_build.flink_types import field_type
+from flinkx_build.flink_types import parse_type
 
 
 def test_row_fields_read_quoted_names_nested_types_and_comments():

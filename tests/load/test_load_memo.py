@@ -15,8 +15,8 @@ from flinkx_build.load.memo_codec import NotStorable
 from flinkx_build.load.memo_codec import decode
 from flinkx_build.load.memo_codec import encode
 from flinkx_build.load.workspace import load_workspace
-from flinkx_build.model import Loc
-from flinkx_build.model import MetaTable
+from flinkx_build.workspace_model import Loc
+from flinkx_build.workspace_model import MetaTable
 from flinkx_build.cache_version import versioned_cache_root
 from tests.conftest import EXAMPLE
 

@@ -17,6 +17,8 @@ from flinkx_build import credentials
 from flinkx_build import engine_settings
 from flinkx_build import limits
 from flinkx_build.errors import Diagnostic
+from flinkx_build.flink_types import FlinkType
+from flinkx_build.flink_types import row_fields
 from flinkx_build.frontend.hints import parse_hint
 from flinkx_build.frontend.splitter import split_statements
 from flinkx_build.load.yaml_messages import _found
@@ -25,8 +27,6 @@ from flinkx_build.noqa import suppressed
 from flinkx_build.resolve import reads
 from flinkx_build.resolve.effective import flink_watermark_expression
 from flinkx_build.resolve.effective import parse_watermark
-from flinkx_build.semantic.types import FlinkType
-from flinkx_build.semantic.types import row_fields
 from flinkx_build.testing.values import parse_type as fixture_type
 
 N = 50_000

@@ -134,7 +134,7 @@ def test_explain_masks_literals_and_shows_placeholders(ws):
     from flinkx_build.resolve.explain import render_text
 
     session = session_for(ws)
-    data = explain_data(session.resolved(_task(session)))
+    data = explain_data(session.analysed(_task(session)))
     text = render_text(data)
     for shown in (json.dumps(data), text):
         _assert_no_literal(shown, "explain")

@@ -93,7 +93,7 @@ def judged(tmp_path_factory, flink):
     out = {}
     for name in CASES:
         task = session.workspace.projects["dwd"].tasks[name]
-        ours = [d for d in session.resolved(task).diagnostics if d.code in CODES_UNDER_TEST]
+        ours = [d for d in session.analysed(task).diagnostics if d.code in CODES_UNDER_TEST]
         out[name] = (ours, flink_rejects(flink, session, task))
     return out
 
@@ -111,5 +111,5 @@ def test_findings_are_one_line_with_a_hint(make_workspace):
     ws = workspace_with_tasks(make_workspace, {"t": "INSERT INTO order_sink\nSELECT id, qty, price, p.brnd\nFROM ods.orders o JOIN ods.products p ON o.product_id = p.id;\n"})
     session = session_for(ws)
     task = session.workspace.projects["dwd"].tasks["t"]
-    (finding,) = [d for d in session.resolved(task).diagnostics if d.code == "FX401"]
+    (finding,) = [d for d in session.analysed(task).diagnostics if d.code == "FX401"]
     assert finding.format().endswith("t.sql:2:24: FX401 unknown column 'p.brnd' in p (did you mean 'brand'?)")

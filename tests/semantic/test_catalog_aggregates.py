@@ -25,7 +25,7 @@ def test_the_sets_come_from_the_planner():
 def test_a_global_stddev_into_an_append_only_sink(make_workspace, fn):
     session = session_for(workspace_with_tasks(make_workspace, {"t": SQL.format(fn=fn)}))
     task = session.workspace.projects["dwd"].tasks["t"]
-    assert "FX430" in [d.code for d in session.resolved(task).diagnostics]
+    assert "FX430" in [d.code for d in session.analysed(task).diagnostics]
 
 
 @pytest.mark.flink

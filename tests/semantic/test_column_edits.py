@@ -32,7 +32,7 @@ def _verdicts(root, flink, pristine: dict[str, str]):
     broken_yaml = {d.path for d in session.load_diagnostics if d.is_error}
     ours, theirs = set(), {}
     for task in session.tasks():
-        rt = session.resolved(task)
+        rt = session.analysed(task)
         used = [rt.tables[k].table.loc.path for k in rt.tables]
         if any(d.is_error for d in rt.diagnostics) or broken_yaml & set(used):
             ours.add(task.key)
@@ -55,7 +55,7 @@ def _readers(root, edit) -> set[str]:
     """Tasks that read the edited column in the base revision (columns_read of the resolver)."""
     session = session_for(root)
     key = f"{edit.table.split('/')[0]}.{edit.table.rsplit('/', 1)[-1].removesuffix('.yaml')}"
-    return {t.key for t in session.tasks() if edit.column in session.resolved(t).columns_read.get(key, set())}
+    return {t.key for t in session.tasks() if edit.column in session.analysed(t).columns_read.get(key, set())}
 
 
 @pytest.fixture(scope="module")

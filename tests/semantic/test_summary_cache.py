@@ -32,7 +32,7 @@ def _summaries(root: Path, use_cache: bool = True) -> tuple[Session, dict]:
 
 
 def _resolved_keys(session: Session) -> set[str]:
-    return set(session._resolved)
+    return set(session._analysed)
 
 
 def test_a_warm_session_resolves_nothing_and_gets_the_same_summaries(ws):

@@ -53,8 +53,7 @@ def typed(tmp_path_factory, flink):
     out = {}
     for i, expr in enumerate(EXPRESSIONS):
         task = session.workspace.projects["dwd"].tasks[f"e{i}"]
-        model = session.model(task)
-        ours = model.statements[-1].outputs[0].type
+        ours = session.analysed(task).statements[-1].outputs[0].type
         script = session.compiled(task)
         tenv = flink._new_tenv("stream")
         for statement in script.statements[:-1]:

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flinkx_build.model import Loc
 from flinkx_build.testing.bind import BoundTable
 from flinkx_build.testing.bind import Change
 from flinkx_build.testing.bind import TableInfo
 from flinkx_build.testing.compare import compare
 from flinkx_build.testing.compare import final_table
+from flinkx_build.workspace_model import Loc
 
 
 def change(kind: str, line: int | None = None, **values) -> Change:

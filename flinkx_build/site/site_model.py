@@ -11,11 +11,11 @@ from flinkx_build.emit.manifest import table_node
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.graph.build import graph_parts
 from flinkx_build.graph.docs_links import page_name
-from flinkx_build.model import DocsConfig
-from flinkx_build.model import Function
-from flinkx_build.model import MetaTable
-from flinkx_build.model import Workspace
-from flinkx_build.semantic.model import compose
+from flinkx_build.workspace_model import DocsConfig
+from flinkx_build.workspace_model import Function
+from flinkx_build.workspace_model import MetaTable
+from flinkx_build.workspace_model import Workspace
+from flinkx_build.resolve.analysed import compose
 from flinkx_build.semantic.summary import TaskSummary
 
 @dataclass
