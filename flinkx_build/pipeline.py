@@ -30,6 +30,7 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.variables import find_variables
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text as _parse_text
+from flinkx_build.load.workspace import Only
 from flinkx_build.load.workspace import load_workspace
 from flinkx_build.model import Task
 from flinkx_build.model import Workspace
@@ -74,7 +75,7 @@ class Session:
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None,
-             parser: ParserProcess | None = None, on_projects: Callable[[Workspace], None] | None = None) -> "Session":
+             parser: ParserProcess | None = None, on_projects: Callable[[Workspace], Only | None] | None = None) -> "Session":
         """`shared_cache`: another workspace's cache folder to load through and cache summaries in
         (a revision checked out in a temporary folder uses the working tree's: every key is content).
         `parser`: a parser process the caller started and closes (`frontend/worker.py`): the few

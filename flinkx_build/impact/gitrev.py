@@ -56,6 +56,10 @@ class _GitFailed(Exception):
     pass
 
 
+git = _git  # for `impact/files.py`, which lists the same files with their blob ids
+GitFailed = _GitFailed
+
+
 def repo_root(path: Path) -> Path:
     try:
         out = _git(path, "rev-parse", "--show-toplevel")
@@ -201,8 +205,11 @@ def _link(source: Path, target: Path) -> bool:
 
 
 @contextmanager
-def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | None]:
+def checkout(repo: Path, revision: Revision, prefix: str, folders: frozenset[str] | None = None) -> Iterator[Path | None]:
     """The workspace at `revision` in a temporary folder, or None if it has no flinkx.yaml there.
+
+    `folders`: the project folders to write whole; of every other one only its `project.yaml`
+    (what a load limited to `folders` reads: `load_workspace`'s `on_projects`).
 
     SIGTERM is held back until the folder is made and its removal is due: impact's forked child
     turns SIGTERM into SystemExit, and one raised between `mkdir` and the `try` left the folder
@@ -219,6 +226,8 @@ def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | Non
         if not any(rel == "flinkx.yaml" for _, rel in files):
             yield None
             return
+        if folders is not None:
+            files = _only_folders(files, folders, folder)
         try:
             _write_blobs(repo, files, folder, repo / prefix if prefix else repo, prefix)
         except _GitFailed as exc:
@@ -228,6 +237,20 @@ def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | Non
         _release_sigterm(held)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _only_folders(files: list[tuple[str, str]], folders: frozenset[str], dest: Path) -> list[tuple[str, str]]:
+    """flinkx.yaml, every project's project.yaml and the files of `folders`; every project folder is
+    made (one without a project.yaml is still a project)."""
+    kept = []
+    for obj, rel in files:
+        parts = PurePosixPath(rel).parts
+        if len(parts) >= 3 and parts[0] == "projects" and ".." not in parts:
+            (dest / "projects" / parts[1]).mkdir(parents=True, exist_ok=True)
+            if parts[1] not in folders and parts[2:] != ("project.yaml",):
+                continue
+        kept.append((obj, rel))
+    return kept
 
 
 def _hold_sigterm() -> bool:

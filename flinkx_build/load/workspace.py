@@ -56,6 +56,13 @@ CONFIG_FILE = "flinkx.yaml"
 _PROJECT_KEYS = {"name", "description", "variables"}
 
 
+class Only(NamedTuple):
+    """The project folders a limited load reads: `whole`, and of `tables` their meta tables and functions."""
+
+    whole: frozenset[str]
+    tables: frozenset[str]
+
+
 def display_path(path: Path) -> str:
     """Path as the user should see it: relative to the cwd when below it."""
     try:
@@ -75,14 +82,16 @@ def find_workspace(start: Path) -> Path:
 
 
 def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None = None,
-                   on_projects: Callable[[Workspace], None] | None = None) -> tuple[Workspace, list[Diagnostic]]:
+                   on_projects: Callable[[Workspace], Only | None] | None = None) -> tuple[Workspace, list[Diagnostic]]:
     """The workspace at `root` and the findings about it.
 
     `memo_cache`: the cache folder whose load memo to use instead of this workspace's own, e.g. the
     working tree's for a revision checked out into a temporary folder (the memo keys on content,
     never on where the files are), even when `use_cache` is off for everything else.
     `on_projects`: called with the workspace once flinkx.yaml and every project.yaml are read,
-    before the meta tables, functions and tasks (`lint/early.py` starts rule passes then).
+    before the meta tables, functions and tasks (`lint/early.py` starts rule passes then). What it
+    returns, if not None, limits the load (`Only`): every other project keeps its header (name,
+    variables) only (`impact/scope.py`).
     """
     root = root.resolve()
     config_path = root / CONFIG_FILE
@@ -105,11 +114,12 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
                 continue
             projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
-    if on_projects is not None:
-        on_projects(workspace)
+    only = on_projects(workspace) if on_projects is not None else None
     with _collector_paused():
         for project in projects.values():
-            _load_project_contents(workspace, project, diags, cache, memo)
+            folder = project.directory.name
+            if only is None or folder in only.whole or folder in only.tables:
+                _load_project_contents(workspace, project, diags, cache, memo, only is None or folder in only.whole)
         memo.save()
         memo.close()  # freed by reference counting, before the collector is back
     return workspace, diags
@@ -319,7 +329,8 @@ def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found
     return [f for f in _files(folder, "*", root, diags) if f.path.suffix in (".yaml", ".yml")]
 
 
-def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo) -> None:
+def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo,
+                           tasks: bool = True) -> None:
     prefix = KeyPrefix(project.name, ws.context_for(project.name), ws.config.secrets)
     table_files = keyed_files(memo, prefix, "table", [(f.path, f.shown) for f in _yaml_files(project.directory / "tables", ws.root, diags)])
     # a cold load parses the YAML on every core first; the loop below stays in file order
@@ -343,6 +354,8 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
             diags.append(Diagnostic(function.loc.path, function.loc.line, function.loc.col, "FX105", f"function '{project.name}:{function.name}' is defined twice"))
             continue
         project.functions[function.name.lower()] = function
+    if not tasks:
+        return
     tasks_dir = project.directory / "tasks"
     tasks_rel = tasks_dir.relative_to(ws.root).as_posix()
     for path, shown, rel in _files(tasks_dir, "*.sql", ws.root, diags):
