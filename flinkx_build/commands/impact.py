@@ -68,7 +68,7 @@ def revision_session(folder: Path, work: Session, only: Only | None = None) -> S
     `only`: the project folders to load (`load_workspace`).
     """
     shared = work.summary_cache.root if work.summary_cache is not None else None
-    return Session.open(folder, use_cache=False, shared_cache=shared, on_projects=None if only is None else lambda _: only)
+    return Session.open(folder, use_cache=False, shared_cache=shared, only=only)
 
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
@@ -147,10 +147,12 @@ def _scoped(sides: _Sides, work: Session, stack: ExitStack) -> tuple[Snapshot, S
         if revision is None:
             session = work
         else:
-            folder = stack.enter_context(checkout(sides.repo, revision, sides.prefix, scope.whole | scope.tables))
+            # the working tree holds every other folder as the base has it: their headers are read there
+            borrow = (root, scope.others) if sides.head_rev is None else None
+            folder = stack.enter_context(checkout(sides.repo, revision, sides.prefix, scope.whole | scope.tables, borrow is None))
             if folder is None:
                 return None
-            session = revision_session(folder, work, scope.only)
+            session = revision_session(folder, work, scope.only._replace(borrow=borrow))
         assert session.summary_cache is not None and session.summary_cache.root is not None
         session.summary_cache = SummaryCache(session.summary_cache.root, session.workspace, session.mode, scope.names)
         if not ready(session, scope.only, expected):

@@ -28,7 +28,6 @@ from collections import deque
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
-from pathlib import PurePosixPath
 
 from flinkx_build.impact.files import Files
 from flinkx_build.impact.files import revision_files
@@ -62,6 +61,7 @@ class Scope:
     names: list[list]  # every project's part of the name index (the same at both sides)
     expected: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]  # base, head: task node -> nodes it names
     quiet_load_keys: set[tuple[str, str]]  # (code, message) of load errors of the folders not loaded whole
+    others: frozenset[str] = frozenset()  # the folders of which only the header is read
 
     @property
     def only(self) -> Only:
@@ -81,9 +81,9 @@ def folder_keys(files: Files) -> dict[str, str]:
     """Project folder -> the key of its index entry (`project_key`)."""
     by_folder: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for rel, blob in files.items():
-        parts = PurePosixPath(rel).parts
-        if len(parts) >= 3 and parts[0] == "projects":
-            by_folder[parts[1]].append(("/".join(parts[2:]), blob))
+        parts = rel.split("/", 2)  # git's paths: no empty or `.` parts (a Path per file was a third of this)
+        if len(parts) == 3 and parts[0] == "projects":
+            by_folder[parts[1]].append((parts[2], blob))
     config = files.get("flinkx.yaml", "")
     return {folder: project_key(folder, config, listed) for folder, listed in by_folder.items()}
 
@@ -119,7 +119,8 @@ def plan(store: ProjectIndexStore, listed: Listing) -> Scope | None:
                 tables.add(folder_of[project])
     expected = tuple({t.node: t.named for f in whole for t in side[f].tasks} for side in sides)
     quiet = {error for f in listed.base.keys() - whole for error in sides[0][f].load_errors}
-    return Scope(frozenset(whole), frozenset(tables - whole), names, expected, quiet)  # type: ignore[arg-type]
+    return Scope(frozenset(whole), frozenset(tables - whole), names, expected, quiet,  # type: ignore[arg-type]
+                 frozenset(listed.base.keys() - whole - tables))
 
 
 def _reached(sides: tuple[dict[str, ProjectIndex], ...], changed: set[str]) -> set[str]:

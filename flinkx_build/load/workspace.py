@@ -57,10 +57,15 @@ _PROJECT_KEYS = {"name", "description", "variables"}
 
 
 class Only(NamedTuple):
-    """The project folders a limited load reads: `whole`, and of `tables` their meta tables and functions."""
+    """The project folders a limited load reads: `whole`, and of `tables` their meta tables and functions.
+
+    `borrow`: another workspace root whose project folders of these names hold the same files; their
+    headers are read there (a revision checked out for `flinkx impact` then needs none of their folders).
+    """
 
     whole: frozenset[str]
     tables: frozenset[str]
+    borrow: tuple[Path, frozenset[str]] | None = None
 
 
 def display_path(path: Path) -> str:
@@ -82,7 +87,8 @@ def find_workspace(start: Path) -> Path:
 
 
 def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None = None,
-                   on_projects: Callable[[Workspace], Only | None] | None = None) -> tuple[Workspace, list[Diagnostic]]:
+                   on_projects: Callable[[Workspace], Only | None] | None = None,
+                   only: Only | None = None) -> tuple[Workspace, list[Diagnostic]]:
     """The workspace at `root` and the findings about it.
 
     `memo_cache`: the cache folder whose load memo to use instead of this workspace's own, e.g. the
@@ -91,7 +97,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     `on_projects`: called with the workspace once flinkx.yaml and every project.yaml are read,
     before the meta tables, functions and tasks (`lint/early.py` starts rule passes then). What it
     returns, if not None, limits the load (`Only`): every other project keeps its header (name,
-    variables) only (`impact/scope.py`).
+    variables) only (`impact/scope.py`). `only`: that limit, known before the load.
     """
     root = root.resolve()
     config_path = root / CONFIG_FILE
@@ -105,8 +111,8 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     projects_dir = root / "projects"
     memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
-        for proj_dir in _project_dirs(projects_dir, root, diags):
-            project = _project_header(memo, proj_dir, root, diags, cache)
+        for proj_dir, proj_root in _with_borrowed(_project_dirs(projects_dir, root, diags), root, only, diags):
+            project = _project_header(memo, proj_dir, proj_root, diags, cache)
             if project is None:
                 continue
             if project.name in projects:
@@ -114,7 +120,8 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
                 continue
             projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
-    only = on_projects(workspace) if on_projects is not None else None
+    if on_projects is not None:
+        only = on_projects(workspace) or only
     with _collector_paused():
         for project in projects.values():
             folder = project.directory.name
@@ -174,6 +181,23 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
             continue
         folders.append(folder)
     return folders
+
+
+def _with_borrowed(dirs: list[Path], root: Path, only: Only | None, diags: list[Diagnostic]) -> list[tuple[Path, Path]]:
+    """Each project folder with the root it lies in: `root`, or `only.borrow`'s root for a borrowed one
+    (with the findings about those folders there), all by folder name as the loader orders them."""
+    found = [(d, root) for d in dirs]
+    if only is None or only.borrow is None:
+        return found
+    other, names = only.borrow
+    names = names - {d.name for d in dirs}
+    said: list[Diagnostic] = []
+    found += [(d, other) for d in _project_dirs(other / "projects", other, said) if d.name in names]
+    for diag in said:
+        rel = Path(os.path.relpath(os.path.abspath(diag.path), other / "projects")).parts
+        if rel and rel[0] in names:
+            diags.append(diag)
+    return sorted(found, key=lambda pair: pair[0].name)
 
 
 def _project_header(memo: LoadMemo, proj_dir: Path, root: Path, diags: list[Diagnostic], cache: YamlCache) -> Project | None:

@@ -167,3 +167,14 @@ def test_what_git_cannot_vouch_for_loads_the_workspace_whole(tmp_path, impact, s
     assert scoped_runs == [False, False]
     assert scope_module.worktree_files(repo.root, "") is None
     assert data["changes"]
+
+
+def test_two_commits_of_many_projects_read_the_other_headers_from_the_revision(tmp_path, impact, scoped_runs):
+    repo = _many_projects(tmp_path / "repo")
+    repo.edit("projects/src_3/tables/events_3.yaml", "latest-offset", "earliest-offset")
+    repo.commit("one table")
+    repo.edit("projects/src_5/project.yaml", "name: src_5", "name: src_5\ndescription: only in the working tree")
+    first, whole = impact(repo, "--base", "HEAD~1", "--head", "HEAD", "--fail-on", "never", fmt="markdown")
+    again, scoped = impact(repo, "--base", "HEAD~1", "--head", "HEAD", "--fail-on", "never", fmt="markdown")
+    assert scoped_runs == [False, True]
+    assert _without_time(again.stdout) == _without_time(first.stdout) and "task.out_3.show_3" in first.stdout
