@@ -8,9 +8,10 @@ index holds (`semantic/project_index.py`, one entry per project folder's
 content). From the changed folders, the index gives every task the change
 can reach: the users of a changed table or function, the tasks whose
 summary key names one, and everything downstream of them (a task's written
-tables, their readers, and so on). Only the folders of those tasks, and the
-projects their tasks can name (a task resolves against them), are loaded,
-at both sides; every other project is its header alone.
+tables, their readers, and so on). Only the folders of those tasks are loaded
+whole, at both sides, and of the projects their tasks can name the meta
+tables and functions (a task resolves against them); every other project is
+its header alone (`load_workspace`'s `Only`).
 
 Whenever the index cannot vouch for the answer, impact loads both sides whole,
 as before, and writes the entries it lacked: a listing git cannot give (links,
