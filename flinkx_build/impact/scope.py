@@ -93,8 +93,11 @@ def plan(store: ProjectIndexStore, listed: Listing) -> Scope | None:
     """The folders to load at both sides, or None when the index cannot vouch for a scoped answer."""
     if not listed.config_same or not listed.base or listed.base.keys() != listed.head.keys():
         return None
+    keys = {*listed.base.values(), *listed.head.values()}
+    if not all(store.has(key) for key in keys):  # a stat each: a first run reads no entry in vain
+        return None
     found: dict[str, ProjectIndex] = {}
-    for key in {*listed.base.values(), *listed.head.values()}:
+    for key in keys:
         entry = store.get(key)
         if entry is None:
             return None
