@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from flinkx_build.frontend.worker import ParserProcess
+    from flinkx_build.load.workspace import Only
     from flinkx_build.pipeline import Session
     from flinkx_build.workspace_model import Workspace
 
@@ -25,7 +26,7 @@ project_option = click.option("--project", "projects", multiple=True, metavar="P
 
 def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True,
                  parser: "ParserProcess | None" = None,
-                 on_projects: "Callable[[Workspace], None] | None" = None) -> "Session":
+                 on_projects: "Callable[[Workspace], Only | None] | None" = None) -> "Session":
     """`parser`, `on_projects`: as in `Session.open`."""
     from flinkx_build.pipeline import Session  # sqlfluff and the pipeline: only for a command that works
 

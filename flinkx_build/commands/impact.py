@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import click
@@ -30,11 +31,20 @@ from flinkx_build.impact.gitrev import workspace_prefix
 from flinkx_build.impact.compare import FAIL_ON
 from flinkx_build.impact.compare import compare
 from flinkx_build.impact.report import ReportContext
+from flinkx_build.impact.scope import Listing
+from flinkx_build.impact.scope import Scope
+from flinkx_build.impact.scope import listing
+from flinkx_build.impact.scope import plan
+from flinkx_build.impact.scope import ready
+from flinkx_build.impact.scope import write_indexes
 from flinkx_build.impact.report import render_report
 from flinkx_build.impact.snapshot import Snapshot
 from flinkx_build.impact.snapshot import take_snapshot
+from flinkx_build.load.workspace import Only
 from flinkx_build.workspace_model import Workspace
 from flinkx_build.pipeline import Session
+from flinkx_build.semantic.project_index import ProjectIndexStore
+from flinkx_build.semantic.summary_cache import SummaryCache
 
 
 def revision_snapshot(stack: ExitStack, repo: Path, revision: Revision, prefix: str, work: Session, shown_root: Path,
@@ -50,14 +60,15 @@ def revision_snapshot(stack: ExitStack, repo: Path, revision: Revision, prefix: 
     return take_snapshot(revision_session(folder, work), shown_root, other)
 
 
-def revision_session(folder: Path, work: Session) -> Session:
+def revision_session(folder: Path, work: Session, only: Only | None = None) -> Session:
     """A session on a checked-out revision that shares the working tree's caches.
 
     Every cache is keyed by content and stores paths relative to the
     workspace, so what the working tree cached serves the revision too.
+    `only`: the project folders to load (`load_workspace`).
     """
     shared = work.summary_cache.root if work.summary_cache is not None else None
-    return Session.open(folder, use_cache=False, shared_cache=shared)
+    return Session.open(folder, use_cache=False, shared_cache=shared, only=only)
 
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
@@ -84,20 +95,26 @@ def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, 
 
 @dataclass
 class _Sides:
-    """The repository and revisions, learnt as soon as flinkx.yaml is read; then the base side starts."""
+    """The repository and revisions, learnt as soon as flinkx.yaml is read; then the base side starts,
+    or, when the dependency index vouches for it, only the changed projects and their dependents load."""
 
     base: str
     head: str | None
     use_cache: bool
     stack: ExitStack
+    try_scope: bool = True
     repo: Path = Path()
     prefix: str = ""
     base_rev: Revision | None = None
     head_rev: Revision | None = None
     forked: ForkedSnapshot | None = None
+    listed: Listing = field(default_factory=Listing)
+    store: ProjectIndexStore = field(default_factory=lambda: ProjectIndexStore(None))
+    scope: Scope | None = None
 
-    def start(self, ws: Workspace) -> None:
-        """Called by the working tree's load before its meta tables: the child loads the base meanwhile."""
+    def start(self, ws: Workspace) -> Only | None:
+        """Called by the working tree's load before its meta tables: the project folders to load (None:
+        all, and the child loads the base meanwhile)."""
         self.repo = repo_root(ws.root)
         try:
             self.prefix = workspace_prefix(self.repo, ws.root)
@@ -105,13 +122,46 @@ class _Sides:
             raise UsageError(f"{ws.root}: the workspace is not inside the git repository at {self.repo}") from None
         self.base_rev = resolve_revision(self.repo, self.base)
         self.head_rev = resolve_revision(self.repo, self.head) if self.head else None
+        if self.use_cache and self.try_scope:
+            self.store = ProjectIndexStore(ws.cache_root)
+            self.listed = listing(self.repo, self.prefix, self.base_rev, self.head_rev)
+            self.scope = plan(self.store, self.listed)
+            if self.scope is not None:
+                return self.scope.only
         if can_take_forked():
             shared = ws.cache_root if self.use_cache else None  # the summary cache `Session.open` makes
             try:
                 forked = ForkedSnapshot(self.repo, self.base_rev, self.prefix, shared, ws.root)
             except OSError:  # no process to be had (a limit): the base is taken here, after the head
-                return
+                return None
             self.forked = self.stack.enter_context(forked)
+        return None
+
+
+def _scoped(sides: _Sides, work: Session, stack: ExitStack) -> tuple[Snapshot, Snapshot] | None:
+    """Both sides loaded in part (`impact/scope.py`), or None when a side is not what the index said."""
+    scope, root = sides.scope, work.workspace.root
+    assert scope is not None and sides.base_rev is not None
+    sessions = []
+    for revision, expected in ((sides.head_rev, scope.expected[1]), (sides.base_rev, scope.expected[0])):
+        if revision is None:
+            session = work
+        else:
+            # the working tree holds every other folder as the base has it: their headers are read there
+            borrow = (root, scope.others) if sides.head_rev is None else None
+            folder = stack.enter_context(checkout(sides.repo, revision, sides.prefix, scope.whole | scope.tables, borrow is None))
+            if folder is None:
+                return None
+            session = revision_session(folder, work, scope.only._replace(borrow=borrow))
+        assert session.summary_cache is not None and session.summary_cache.root is not None
+        session.summary_cache = SummaryCache(session.summary_cache.root, session.workspace, session.mode, scope.names)
+        if not ready(session, scope.only, expected):
+            return None
+        sessions.append(session)
+    head_snap = take_snapshot(sessions[0], root)
+    base_snap = take_snapshot(sessions[1], root, other=head_snap)
+    base_snap.quiet_load_keys = head_snap.quiet_load_keys = scope.quiet_load_keys
+    return base_snap, head_snap
 
 
 @click.command("impact")
@@ -130,18 +180,28 @@ def command(workspace: Path, base: str, head: str | None, fmt: str, fail_on: str
     """Report the tasks a change impacts, comparing WORKSPACE (default: .) at --base with --head."""
     started = time.perf_counter()
     with ExitStack() as stack:
-        sides = _Sides(base, head, not no_cache, stack)
+        # --state-compat and --validate plan the impacted tasks with the working tree's session: a whole one
+        sides = _Sides(base, head, not no_cache, stack, try_scope=not (state_compat or with_flink))
         work = open_session(workspace, use_cache=not no_cache, on_projects=sides.start)
+        snaps = _scoped(sides, work, stack) if sides.scope is not None else None
+        if sides.scope is not None and snaps is None:  # the index did not hold: both sides whole
+            sides.try_scope, sides.scope = False, None
+            work = open_session(workspace, use_cache=not no_cache, on_projects=sides.start)
         root, repo, prefix, base_rev, head_rev = work.workspace.root, sides.repo, sides.prefix, sides.base_rev, sides.head_rev
         assert base_rev is not None  # `start` ran: the load reads the meta tables after it
-        if head_rev is None:
-            head_snap = take_snapshot(work, root)
+        if snaps is not None:
+            base_snap, head_snap = snaps
         else:
-            head_snap = revision_snapshot(stack, repo, head_rev, prefix, work, root)
-        if sides.forked is not None:
-            base_snap = sides.forked.snapshot(head_snap)
-        else:
-            base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root, other=head_snap)
+            if head_rev is None:
+                head_snap = take_snapshot(work, root)
+            else:
+                head_snap = revision_snapshot(stack, repo, head_rev, prefix, work, root)
+            if sides.forked is not None:
+                base_snap = sides.forked.snapshot(head_snap)
+            else:
+                base_snap = revision_snapshot(stack, repo, base_rev, prefix, work, root, other=head_snap)
+            write_indexes(sides.store, head_snap, sides.listed.head, root)
+            write_indexes(sides.store, base_snap, sides.listed.base, root)
         result = compare(base_snap, head_snap)
     tripped = result.trips(fail_on)
     verdicts = {}

@@ -245,7 +245,7 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
             hit(task, relation, BREAKING, None, [f"Flink will reject it: {d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in errors[:3]])
 
     # A meta table whose YAML the head breaks (a key on a column that is gone, ...) breaks every task using it.
-    base_load = {(d.code, d.message) for d in base.load_errors}
+    base_load = {(d.code, d.message) for d in base.load_errors} | base.quiet_load_keys
     new_load = [d for d in head.load_errors if (d.code, d.message) not in base_load and d.is_error]
     for task, facts in sorted(head.tasks.items()):
         used = [head.tables[n] for n in facts.reads | facts.writes if n in head.tables]

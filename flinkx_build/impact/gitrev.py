@@ -56,6 +56,10 @@ class _GitFailed(Exception):
     pass
 
 
+git = _git  # for `impact/files.py`, which lists the same files with their blob ids
+GitFailed = _GitFailed
+
+
 def repo_root(path: Path) -> Path:
     try:
         out = _git(path, "rev-parse", "--show-toplevel")
@@ -201,8 +205,12 @@ def _link(source: Path, target: Path) -> bool:
 
 
 @contextmanager
-def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | None]:
+def checkout(repo: Path, revision: Revision, prefix: str, folders: frozenset[str] | None = None,
+             headers: bool = True) -> Iterator[Path | None]:
     """The workspace at `revision` in a temporary folder, or None if it has no flinkx.yaml there.
+
+    `folders`: the project folders to write whole; of every other one only its `project.yaml`, or
+    (`headers=False`) nothing: what a load limited to `folders` reads (`load_workspace`'s `Only`).
 
     SIGTERM is held back until the folder is made and its removal is due: impact's forked child
     turns SIGTERM into SystemExit, and one raised between `mkdir` and the `try` left the folder
@@ -219,6 +227,8 @@ def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | Non
         if not any(rel == "flinkx.yaml" for _, rel in files):
             yield None
             return
+        if folders is not None:
+            files = _only_folders(files, folders, folder, headers)
         try:
             _write_blobs(repo, files, folder, repo / prefix if prefix else repo, prefix)
         except _GitFailed as exc:
@@ -228,6 +238,24 @@ def checkout(repo: Path, revision: Revision, prefix: str) -> Iterator[Path | Non
         _release_sigterm(held)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _only_folders(files: list[tuple[str, str]], folders: frozenset[str], dest: Path, headers: bool) -> list[tuple[str, str]]:
+    """flinkx.yaml, the files of `folders`, and with `headers` every other project's project.yaml and
+    folder (one without a project.yaml is still a project)."""
+    kept, made = [], set()
+    for obj, rel in files:
+        parts = rel.split("/", 2)  # as git lists them
+        if len(parts) == 3 and parts[0] == "projects" and parts[1] not in folders:
+            if not headers:
+                continue
+            if parts[1] not in made and parts[1] != "..":
+                (dest / "projects" / parts[1]).mkdir(parents=True, exist_ok=True)
+                made.add(parts[1])
+            if parts[2] != "project.yaml":
+                continue
+        kept.append((obj, rel))
+    return kept
 
 
 def _hold_sigterm() -> bool:

@@ -29,6 +29,7 @@ from flinkx_build.pipeline import Session
 from flinkx_build.resolve.analysed import TableDef
 from flinkx_build.resolve.effective import effective_definition
 from flinkx_build.semantic.summary import TaskSummary
+from flinkx_build.semantic.summary_cache import project_names
 from flinkx_build.workspace_model import Function
 from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Task
@@ -93,6 +94,14 @@ class Snapshot:
     static_parts: GraphParts = field(default_factory=lambda: GraphParts({}))
     task_parts: dict[str, list] = field(default_factory=dict)
     summary_keys: dict[str, str | None] = field(default_factory=dict)
+    # what the dependency index records of each project (`impact/scope.py`): the name index's hash,
+    # each project's part of it and its folder, and each task's (projects it can name, nodes it names)
+    names_hash: str = ""
+    names: dict[str, list] = field(default_factory=dict)
+    folders: dict[str, str] = field(default_factory=dict)
+    reach: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    # (code, message) of the load errors of projects a scoped snapshot did not load (the same at both sides)
+    quiet_load_keys: set[tuple[str, str]] = field(default_factory=set)
 
     def source(self, node: str) -> str:
         return str(self.graph.nodes[node].get("source", "")) if node in self.graph else ""
@@ -146,7 +155,18 @@ def static_snapshot(session: Session, shown_root: Path) -> Snapshot:
     snap.table_defs = bare_definitions(snap)
     snap.static_parts = graph_parts(ws, [])
     snap.summary_keys = {task_node(task.key): session.summary_key(task) for task in session.tasks()}
+    cache = session.summary_cache
+    if cache is not None and cache.directory is not None:
+        snap.names_hash = cache.names_hash
+        snap.names = {p.name: project_names(p) for p in ws.projects.values()}
+        snap.folders = {p.name: p.directory.name for p in ws.projects.values()}
+        snap.reach = {task_node(k): (reachable, dep_nodes(deps)) for k, (reachable, deps) in cache.reached.items()}
     return snap
+
+
+def dep_nodes(deps: list[tuple[str, str]]) -> list[str]:
+    """(kind, key) of `SummaryCache.reached` as graph node ids."""
+    return [table_node(key) if kind == "table" else function_node(key) for kind, key in deps]
 
 
 def add_tasks(snap: Snapshot, session: Session, shown_root: Path, tasks: list[Task]) -> None:

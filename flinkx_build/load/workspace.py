@@ -56,6 +56,18 @@ CONFIG_FILE = "flinkx.yaml"
 _PROJECT_KEYS = {"name", "description", "variables"}
 
 
+class Only(NamedTuple):
+    """The project folders a limited load reads: `whole`, and of `tables` their meta tables and functions.
+
+    `borrow`: another workspace root whose project folders of these names hold the same files; their
+    headers are read there (a revision checked out for `flinkx impact` then needs none of their folders).
+    """
+
+    whole: frozenset[str]
+    tables: frozenset[str]
+    borrow: tuple[Path, frozenset[str]] | None = None
+
+
 def display_path(path: Path) -> str:
     """Path as the user should see it: relative to the cwd when below it."""
     try:
@@ -75,14 +87,17 @@ def find_workspace(start: Path) -> Path:
 
 
 def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None = None,
-                   on_projects: Callable[[Workspace], None] | None = None) -> tuple[Workspace, list[Diagnostic]]:
+                   on_projects: Callable[[Workspace], Only | None] | None = None,
+                   only: Only | None = None) -> tuple[Workspace, list[Diagnostic]]:
     """The workspace at `root` and the findings about it.
 
     `memo_cache`: the cache folder whose load memo to use instead of this workspace's own, e.g. the
     working tree's for a revision checked out into a temporary folder (the memo keys on content,
     never on where the files are), even when `use_cache` is off for everything else.
     `on_projects`: called with the workspace once flinkx.yaml and every project.yaml are read,
-    before the meta tables, functions and tasks (`lint/early.py` starts rule passes then).
+    before the meta tables, functions and tasks (`lint/early.py` starts rule passes then). What it
+    returns, if not None, limits the load (`Only`): every other project keeps its header (name,
+    variables) only (`impact/scope.py`). `only`: that limit, known before the load.
     """
     root = root.resolve()
     config_path = root / CONFIG_FILE
@@ -96,8 +111,8 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     projects_dir = root / "projects"
     memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
-        for proj_dir in _project_dirs(projects_dir, root, diags):
-            project = _project_header(memo, proj_dir, root, diags, cache)
+        for proj_dir, proj_root in _with_borrowed(_project_dirs(projects_dir, root, diags), root, only, diags):
+            project = _project_header(memo, proj_dir, proj_root, diags, cache)
             if project is None:
                 continue
             if project.name in projects:
@@ -106,10 +121,12 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
             projects[project.name] = project
     workspace = Workspace(root, config, projects, config_path)
     if on_projects is not None:
-        on_projects(workspace)
+        only = on_projects(workspace) or only
     with _collector_paused():
         for project in projects.values():
-            _load_project_contents(workspace, project, diags, cache, memo)
+            folder = project.directory.name
+            if only is None or folder in only.whole or folder in only.tables:
+                _load_project_contents(workspace, project, diags, cache, memo, only is None or folder in only.whole)
         memo.save()
         memo.close()  # freed by reference counting, before the collector is back
     return workspace, diags
@@ -164,6 +181,23 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
             continue
         folders.append(folder)
     return folders
+
+
+def _with_borrowed(dirs: list[Path], root: Path, only: Only | None, diags: list[Diagnostic]) -> list[tuple[Path, Path]]:
+    """Each project folder with the root it lies in: `root`, or `only.borrow`'s root for a borrowed one
+    (with the findings about those folders there), all by folder name as the loader orders them."""
+    found = [(d, root) for d in dirs]
+    if only is None or only.borrow is None:
+        return found
+    other, names = only.borrow
+    names = names - {d.name for d in dirs}
+    said: list[Diagnostic] = []
+    found += [(d, other) for d in _project_dirs(other / "projects", other, said) if d.name in names]
+    for diag in said:
+        rel = Path(os.path.relpath(os.path.abspath(diag.path), other / "projects")).parts
+        if rel and rel[0] in names:
+            diags.append(diag)
+    return sorted(found, key=lambda pair: pair[0].name)
 
 
 def _project_header(memo: LoadMemo, proj_dir: Path, root: Path, diags: list[Diagnostic], cache: YamlCache) -> Project | None:
@@ -319,7 +353,8 @@ def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found
     return [f for f in _files(folder, "*", root, diags) if f.path.suffix in (".yaml", ".yml")]
 
 
-def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo) -> None:
+def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo,
+                           tasks: bool = True) -> None:
     prefix = KeyPrefix(project.name, ws.context_for(project.name), ws.config.secrets)
     table_files = keyed_files(memo, prefix, "table", [(f.path, f.shown) for f in _yaml_files(project.directory / "tables", ws.root, diags)])
     # a cold load parses the YAML on every core first; the loop below stays in file order
@@ -343,6 +378,8 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
             diags.append(Diagnostic(function.loc.path, function.loc.line, function.loc.col, "FX105", f"function '{project.name}:{function.name}' is defined twice"))
             continue
         project.functions[function.name.lower()] = function
+    if not tasks:
+        return
     tasks_dir = project.directory / "tasks"
     tasks_rel = tasks_dir.relative_to(ws.root).as_posix()
     for path, shown, rel in _files(tasks_dir, "*.sql", ws.root, diags):

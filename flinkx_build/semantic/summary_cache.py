@@ -34,6 +34,7 @@ from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
 from flinkx_build.variables import render
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.workspace_model import Project
 from flinkx_build.workspace_model import Task
 from flinkx_build.workspace_model import Workspace
 from flinkx_build.paths import below
@@ -55,14 +56,38 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text))
 
 
+def name_parts(ws: Workspace) -> list[list]:
+    """Each project's part of the name index, by project name: its tables (name, kind), functions
+    and tables that did not load. Which names exist decides what every name binds to."""
+    parts = []
+    for project in sorted(ws.projects.values(), key=lambda p: p.name):
+        parts.append(project_names(project))
+    return parts
+
+
+def project_names(project: Project) -> list:
+    tables = sorted([n, t.kind] for n, same in project.tables.items() for t in same)
+    return [project.name, tables, sorted(project.functions), sorted(project.unloadable_tables)]
+
+
+def names_hash(parts: list[list]) -> str:
+    return canonical_hash(sorted(parts, key=lambda part: part[0]))
+
+
 class SummaryCache:
-    def __init__(self, cache_root: Path | None, ws: Workspace, mode: str) -> None:
+    def __init__(self, cache_root: Path | None, ws: Workspace, mode: str, names: list[list] | None = None) -> None:
+        """`names`: every project's part of the name index (`name_parts`) when `ws` holds only some
+        projects' contents (impact's scoped load, `impact/scope.py`): keys stay those of the whole workspace."""
         self.root = cache_root
         self.directory = cache_root / "summaries" if cache_root is not None else None
         self.ws = ws
         self.mode = mode
         self._root = str(ws.root)
-        self._names = self._name_index() if cache_root is not None else ""
+        self.names_hash = names_hash(name_parts(ws) if names is None else names)
+        self._names = self._name_index(self.names_hash) if cache_root is not None else ""
+        # task key -> (the projects it can name, the (kind, key) of each table and function its key covers),
+        # as `key` found them: impact's dependency index (`semantic/project_index.py`) records them
+        self.reached: dict[str, tuple[list[str], list[tuple[str, str]]]] = {}
         # what every key shares, hashed once: a build keys each of its 1,000 tasks
         self._shared = hashlib.sha256(canonical_hash([FORMAT, VERSION, self._names]).encode())
         # word -> project -> [kind, key, the load memo's key of its file, the file's place in the workspace]:
@@ -84,32 +109,33 @@ class SummaryCache:
     def _entries(self, name: str, project: str) -> list[list[str]]:
         return self._by_word.setdefault(name.lower(), {}).setdefault(project, [])
 
-    def _name_index(self) -> str:
-        ws = self.ws
-        names = []
-        for project in sorted(ws.projects.values(), key=lambda p: p.name):
-            tables = sorted((n, t.kind) for n, same in project.tables.items() for t in same)
-            names.append([project.name, tables, sorted(project.functions), sorted(project.unloadable_tables)])
-        config = asdict(ws.config)
+    def _name_index(self, names: str) -> str:
+        config = asdict(self.ws.config)
         config.pop("build_dir", None)
         config.pop("cache_dir", None)
         config.pop("docs", None)  # where the docs site links to changes no task's summary
         return canonical_hash([names, config, self.mode])
 
-    def key(self, task: Task, context: dict[str, str]) -> str | None:
-        """The task's key, or None when a file it depends on cannot be read (then it is not cached)."""
-        if self.directory is None:
-            return None
+    def reach(self, task: Task, context: dict[str, str]) -> tuple[list[str], list[list[str]]]:
+        """The projects the task can name (its own, and those whose name is a word of its rendered
+        text), and the tables and functions of those it can name: [kind, key, memo key, place] each."""
         words = _words(render(task.text, context).lower())
         words.update(*(w.split("-") for w in words if "-" in w))
         reachable = sorted({task.project, *(p for w in words & self._project_words.keys() for p in self._project_words[w])})
         deps = []
         for word in sorted(words & self._by_word.keys()):
             by_project = self._by_word[word]
-            for dep in (dep for project in reachable for dep in by_project.get(project, ())):
-                if not dep[2]:  # loaded without the memo: nothing identifies its content cheaply
-                    return None
-                deps.append(dep)
+            deps.extend(dep for project in reachable for dep in by_project.get(project, ()))
+        return reachable, deps
+
+    def key(self, task: Task, context: dict[str, str]) -> str | None:
+        """The task's key, or None when a file it depends on cannot be read (then it is not cached)."""
+        if self.directory is None:
+            return None
+        reachable, deps = self.reach(task, context)
+        self.reached[task.key] = (reachable, [(dep[0], dep[1]) for dep in deps])
+        if any(not dep[2] for dep in deps):  # loaded without the memo: nothing identifies its content cheaply
+            return None
         # each part length-prefixed, so no two lists of parts hash alike (json.dumps of it all was half the time)
         digest = self._shared.copy()
         text = [task.rel_path.encode("utf-8", "surrogatepass"), task.content_hash.encode()]
