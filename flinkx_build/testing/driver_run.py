@@ -19,7 +19,6 @@ from types import TracebackType
 from typing import Any
 from typing import Callable
 
-from flinkx_build import engine_settings
 from flinkx_build.compile.script import CompiledScript
 from flinkx_build.planner.process import Planner
 from flinkx_build.planner.process import PlannerStopped
@@ -34,6 +33,7 @@ from flinkx_build.testing.run import FlinkUnavailable
 from flinkx_build.testing.run import NotRunnable
 from flinkx_build.testing.run import _read_back
 from flinkx_build.testing.run import _wire_rows
+from flinkx_build.testing.run import allowed_setting
 from flinkx_build.testing.run import created_function_name
 from flinkx_build.testing.run import declared_udf
 from flinkx_build.testing.run import job_failure
@@ -59,9 +59,7 @@ def job_steps(case: TestCase, script: CompiledScript) -> list[dict[str, Any]]:
     for stmt in script.statements:
         sql = statement_sql(stmt)
         if stmt.kind == "set":
-            pair = engine_settings.set_pair(sql)
-            if pair and (why := engine_settings.refusal(pair[0])):
-                raise NotRunnable(f"{engine_settings.CODE} flinkx test does not apply it: {why}")
+            pair = allowed_setting(sql)
             if pair:
                 steps.append({"set": list(pair)})
         elif stmt.kind == "insert":

@@ -184,9 +184,7 @@ class TestRunner:
         for stmt in script.statements:
             sql = statement_sql(stmt)
             if stmt.kind == "set":
-                pair = engine_settings.set_pair(sql)
-                if pair and (why := engine_settings.refusal(pair[0])):
-                    raise NotRunnable(f"{engine_settings.CODE} flinkx test does not apply it: {why}")
+                pair = allowed_setting(sql)
                 if pair:
                     config.setString(*pair)
             elif stmt.kind == "insert":
@@ -272,6 +270,15 @@ def job_failure(chain: list[tuple[str, str]]) -> str | None:
     root_class, root_message = chain[-1]
     message = root_message.strip().splitlines()
     return f"the job failed: {root_class}: {message[0] if message else ''}"
+
+
+def allowed_setting(sql: str) -> tuple[str, str] | None:
+    """The (key, value) a test applies for a task's SET (None: not a key-value SET); NotRunnable
+    for a key outside the engine settings' allow-list. Both runtimes decide it here."""
+    pair = engine_settings.set_pair(sql)
+    if pair and (why := engine_settings.refusal(pair[0])):
+        raise NotRunnable(f"{engine_settings.CODE} flinkx test does not apply it: {why}")
+    return pair
 
 
 def timeout_message(seconds: float) -> str:
