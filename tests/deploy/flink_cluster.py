@@ -150,3 +150,25 @@ def start_cluster(root: Path, timeout: float = 90.0, source: Distribution | None
     logs = cluster.logs()
     cluster.stop()
     raise RuntimeError(f"the Flink cluster did not come up in {timeout:.0f} s\n{logs}")
+
+
+# the deploy workspace's jobs on a cluster, read over its REST API (both versions' cluster tests)
+def rest(cluster, path: str) -> dict:
+    with urllib.request.urlopen(cluster.url + path, timeout=5) as response:
+        return json.load(response)
+
+
+def jobs_by_task(cluster) -> dict[str, list[dict]]:
+    """The workspace's jobs per task, newest first."""
+    out: dict[str, list[dict]] = {}
+    for job in rest(cluster, "/jobs/overview")["jobs"]:
+        if job["name"].startswith("flinkx:deploy-demo/"):
+            out.setdefault(job["name"].split("/", 1)[1], []).append(job)
+    for jobs in out.values():
+        jobs.sort(key=lambda j: j["start-time"], reverse=True)
+    return out
+
+
+def running(cluster) -> dict[str, str]:
+    """task -> job id of its RUNNING job."""
+    return {task: jobs[0]["jid"] for task, jobs in jobs_by_task(cluster).items() if jobs[0]["state"] == "RUNNING"}

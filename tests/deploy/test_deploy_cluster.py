@@ -15,33 +15,15 @@ import urllib.request
 import pytest
 
 from flinkx_build.cache_root import flink_log_dir
+from tests.deploy.flink_cluster import jobs_by_task
+from tests.deploy.flink_cluster import rest
+from tests.deploy.flink_cluster import running
 from tests.deploy.flink_cluster import free_port
 
 pytestmark = pytest.mark.flink
 
 SECRET = "archive-s3cr3t-7f3a"
 TASKS = {"dws/clicks_1m", "dws/user_clicks", "ods/archive_clicks"}
-
-
-def rest(cluster, path: str) -> dict:
-    with urllib.request.urlopen(cluster.url + path, timeout=5) as response:
-        return json.load(response)
-
-
-def jobs_by_task(cluster) -> dict[str, list[dict]]:
-    """The workspace's jobs per task, newest first."""
-    out: dict[str, list[dict]] = {}
-    for job in rest(cluster, "/jobs/overview")["jobs"]:
-        if job["name"].startswith("flinkx:deploy-demo/"):
-            out.setdefault(job["name"].split("/", 1)[1], []).append(job)
-    for jobs in out.values():
-        jobs.sort(key=lambda j: j["start-time"], reverse=True)
-    return out
-
-
-def running(cluster) -> dict[str, str]:
-    """task -> job id of its RUNNING job."""
-    return {task: jobs[0]["jid"] for task, jobs in jobs_by_task(cluster).items() if jobs[0]["state"] == "RUNNING"}
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -20,6 +20,9 @@ import pytest
 from tests.deploy.conftest import WORKSPACE
 from tests.deploy.flink23 import NoDistribution
 from tests.deploy.flink23 import distribution
+from tests.deploy.flink_cluster import jobs_by_task
+from tests.deploy.flink_cluster import rest
+from tests.deploy.flink_cluster import running
 from tests.deploy.flink_cluster import start_cluster
 from tests.planner.conftest import needs_planner
 
@@ -27,25 +30,6 @@ pytestmark = [pytest.mark.flink, pytest.mark.network, needs_planner("2.3")]
 
 SECRET = "archive-s3cr3t-23"
 TASKS = {"dws/clicks_1m", "dws/user_clicks", "ods/archive_clicks"}
-
-
-def rest(cluster, path: str) -> dict:
-    with urllib.request.urlopen(cluster.url + path, timeout=5) as response:
-        return json.load(response)
-
-
-def jobs_by_task(cluster) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = {}
-    for job in rest(cluster, "/jobs/overview")["jobs"]:
-        if job["name"].startswith("flinkx:deploy-demo/"):
-            out.setdefault(job["name"].split("/", 1)[1], []).append(job)
-    for jobs in out.values():
-        jobs.sort(key=lambda j: j["start-time"], reverse=True)
-    return out
-
-
-def running(cluster) -> dict[str, str]:
-    return {task: jobs[0]["jid"] for task, jobs in jobs_by_task(cluster).items() if jobs[0]["state"] == "RUNNING"}
 
 
 @pytest.fixture(scope="module")
