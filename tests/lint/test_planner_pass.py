@@ -45,14 +45,19 @@ def service_of(version: str) -> tuple[Path, Path]:
     return lib, driver.driver_jar(target, lib, None)
 
 
-@pytest.fixture
-def stop_services():
-    yield
+def stop_all_services() -> None:
+    """End the warm planner of every target this session started."""
     for version in TARGETS:
         target = TARGETS[version]
         lib = jars.installed_lib(target)
         if lib is not None:
             service.stop(target, driver.driver_jar(target, lib, None))
+
+
+@pytest.fixture
+def stop_services():
+    yield
+    stop_all_services()
 
 
 def fx301(result: subprocess.CompletedProcess) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from flinkx_build.planner.session import planner_problem
-from tests.lint.test_planner_pass import stop_services  # noqa: F401 - the fixture ending the warm planners
+from tests.lint.test_planner_pass import stop_all_services
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "targets"
 pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None,
@@ -19,6 +19,13 @@ pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetc
 # the fast checks miss it (no signature check of LIKE's operands), Flink 1.20's planner refuses it
 LIKE_A_NUMBER = "INSERT INTO user_totals\nSELECT user_id, SUM(amount) AS total FROM orders WHERE payload LIKE 5 GROUP BY user_id;\n"
 PLANNER_LINE = "ws/projects/p/tasks/plain.sql:2:56: FX301 Cannot apply 'LIKE' to arguments of type"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def planners_stopped_after_the_module():
+    """The warm planner serves every test here (as it serves a user's lint and build); ended once, at the end."""
+    yield
+    stop_all_services()
 
 
 def workspace(tmp_path: Path) -> Path:
@@ -41,7 +48,7 @@ def findings(result: subprocess.CompletedProcess) -> list[str]:
     return [line for line in result.stdout.splitlines() if ": FX" in line]
 
 
-def test_lint_build_check_and_build_give_the_planners_verdict_alike(tmp_path, stop_services):
+def test_lint_build_check_and_build_give_the_planners_verdict_alike(tmp_path):
     ws = workspace(tmp_path)
     lint, check, build = flinkx(ws, "lint"), flinkx(ws, "build", "--check"), flinkx(ws, "build")
     assert [r.returncode for r in (lint, check, build)] == [1, 1, 1], lint.stdout + check.stdout + build.stdout
@@ -51,7 +58,7 @@ def test_lint_build_check_and_build_give_the_planners_verdict_alike(tmp_path, st
     assert not (ws / "build").exists()  # SQL Flink rejects is never written
 
 
-def test_without_the_planner_build_and_lint_agree_too(tmp_path, stop_services):
+def test_without_the_planner_build_and_lint_agree_too(tmp_path):
     ws = workspace(tmp_path)
     assert flinkx(ws, "build", "--check").returncode == 1  # remembered by the build's replay memo ...
     check = flinkx(ws, "build", "--check", "--no-planner")  # ... which must not answer a run without the planner
@@ -61,7 +68,7 @@ def test_without_the_planner_build_and_lint_agree_too(tmp_path, stop_services):
     assert off.returncode == 0 and findings(off) == []
 
 
-def test_a_build_plans_and_compiles_only_the_tasks_the_planner_has_not_accepted(tmp_path, stop_services):
+def test_a_build_plans_and_compiles_only_the_tasks_the_planner_has_not_accepted(tmp_path):
     from flinkx_build.lint.planner_pass import PlannerPass
     from flinkx_build.pipeline import Session
     from flinkx_build.workspace_build.compile_all import compile_workspace
