@@ -12,6 +12,9 @@ from __future__ import annotations
 import pytest
 
 from flinkx_build.validate.engine import flink_available
+from tests.semantic.shape_cases import assert_alone_it_lints_and_builds_clean
+from tests.semantic.shape_cases import assert_the_wrong_one_still_fires
+from tests.semantic.shape_cases import shape_workspace
 
 # before: FX120 "cannot parse: 'DROP TEMPORARY VIEW testUserData'" (flink-sql-client-tests/client__select.sql
 # and client__select_batch.sql), and the same on DROP TEMPORARY [SYSTEM] FUNCTION
@@ -74,35 +77,17 @@ WRONG = {
 
 @pytest.fixture
 def workspace(make_workspace):
-    files = {"projects/p/project.yaml": "name: p\n"}
-    files.update({f"projects/p/tasks/{name}.sql": sql for name, sql in TASKS.items()})
-    return make_workspace(files)
-
-
-def _findings(result) -> list[str]:
-    return [line for line in result.lines if " FX" in line]
+    return shape_workspace(make_workspace, TASKS)
 
 
 @pytest.mark.parametrize("name", list(TASKS))
 def test_flink_accepted_shape_lints_and_builds_clean(workspace, cli, name):
-    for other in TASKS:
-        if other != name:
-            (workspace / f"projects/p/tasks/{other}.sql").unlink()
-    linted = cli("lint", cwd=workspace)
-    assert (linted.exit_code, _findings(linted)) == (0, [])
-    built = cli("build", "--check", cwd=workspace)
-    assert (built.exit_code, _findings(built)) == (0, [])
+    assert_alone_it_lints_and_builds_clean(workspace, cli, TASKS, name)
 
 
 @pytest.mark.parametrize("name", list(WRONG))
 def test_the_true_positive_next_to_it_still_fires(workspace, cli, name):
-    wrong, expected = WRONG[name]
-    path = workspace / f"projects/p/tasks/{name}.sql"
-    path.write_text(path.read_text() + wrong)
-    linted = cli("lint", cwd=workspace)
-    assert linted.exit_code == 1
-    for finding in expected:
-        assert [line for line in _findings(linted) if f"projects/p/tasks/{finding}" in line], (finding, linted.lines)
+    assert_the_wrong_one_still_fires(workspace, cli, name, *WRONG[name])
 
 
 @pytest.mark.flink
