@@ -38,7 +38,8 @@ def test_setup_commands_are_what_ci_runs():
     assert len(commands) == 2, commands
     install, tests = commands
     assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e \".[test,flink]\"")
-    assert tests == "python3 -m pytest -q"
+    assert tests == 'python3 -m pytest -q -m "not slow"'
+    assert "python3 -m pytest -q -m slow" in (REPO / ".ci" / "run").read_text(encoding="utf-8")  # and CI runs the rest
     ci = [line.strip() for line in (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
     assert install in ci and tests in ci, "the README's set-up commands are not the ones .ci/run runs"
     assert ci.index(install) < ci.index(tests)

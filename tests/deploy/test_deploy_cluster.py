@@ -20,7 +20,7 @@ from tests.deploy.flink_cluster import rest
 from tests.deploy.flink_cluster import running
 from tests.deploy.flink_cluster import free_port
 
-pytestmark = pytest.mark.flink
+pytestmark = [pytest.mark.flink, pytest.mark.slow]  # a real cluster: .ci/run runs it after the README command
 
 SECRET = "archive-s3cr3t-7f3a"
 TASKS = {"dws/clicks_1m", "dws/user_clicks", "ods/archive_clicks"}

@@ -26,7 +26,7 @@ from tests.deploy.flink_cluster import running
 from tests.deploy.flink_cluster import start_cluster
 from tests.planner.conftest import needs_planner
 
-pytestmark = [pytest.mark.flink, pytest.mark.network, needs_planner("2.3")]
+pytestmark = [pytest.mark.flink, pytest.mark.network, pytest.mark.slow, needs_planner("2.3")]
 
 SECRET = "archive-s3cr3t-23"
 TASKS = {"dws/clicks_1m", "dws/user_clicks", "ods/archive_clicks"}

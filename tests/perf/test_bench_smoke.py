@@ -8,9 +8,13 @@ are too noisy for that; the figures live in docs/performance.md.
 """
 from __future__ import annotations
 
+import pytest
+
 import subprocess
 import sys
 from pathlib import Path
+
+pytestmark = pytest.mark.slow  # end to end, tens of seconds: .ci/run runs it after the README command
 
 REPO = Path(__file__).resolve().parents[2]
 JOBS = [

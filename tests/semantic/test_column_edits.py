@@ -21,6 +21,8 @@ from tests.helpers import session_for
 from tests.semantic.column_edits import generate
 from tests.semantic.conftest import flink_rejects
 
+pytestmark = pytest.mark.slow  # end to end, tens of seconds: .ci/run runs it after the README command
+
 
 def _verdicts(root, flink, pristine: dict[str, str]):
     """(tasks flinkx rejects, {task: Flink's message} for the tasks Flink rejects).

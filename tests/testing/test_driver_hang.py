@@ -20,7 +20,7 @@ from tests.conftest import EXAMPLE
 from tests.planner.conftest import jars_23  # noqa: F401 - the session fixture: Flink 2.3's jars
 from tests.planner.conftest import needs_planner
 
-pytestmark = [pytest.mark.flink, pytest.mark.network, needs_planner("2.3")]
+pytestmark = [pytest.mark.flink, pytest.mark.network, pytest.mark.slow, needs_planner("2.3")]
 
 
 def test_a_driver_that_stops_answering_fails_its_case_with_fx314_and_the_next_gets_a_new_one(tmp_path, jars_23):
