@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from dataclasses import field
+from pathlib import Path
 from typing import Any
 
 from flinkx_build.cache_entries import entry_path
@@ -41,8 +42,8 @@ CODE = LINT_CODE
 FORMAT = "flinkx-planner-verdict"
 VERSION = 1
 CLEAN_FORMAT = "flinkx-planner-clean"
-# the index of compiled scripts the planner accepted is one entry read once a run; past this many
-# hashes (about 40 bytes each) the oldest go: a workspace's own tasks are re-added by every build
+# the tasks the planner accepted, by summary key and mode, are one entry read once a run; past this
+# many keys (about 70 bytes each) the oldest go: a build re-adds the workspace's own tasks when it plans them
 CLEAN_LIMIT = 50_000
 
 
@@ -59,7 +60,7 @@ class PlannerPass:
     _planner: Planner | None = None
     _problem: str | None = None
     _blocking: frozenset[str] = field(default_factory=frozenset)
-    _clean: dict[str, None] | None = None  # hashes of compiled scripts the planner accepted, oldest first
+    _clean: dict[str, None] | None = None  # keys of the tasks the planner accepted (`_accepted_key`), oldest first
     _clean_changed: bool = False
 
     def __post_init__(self) -> None:
@@ -97,8 +98,7 @@ class PlannerPass:
         without compiling or resolving (a build asks it of the tasks whose summary is cached). The
         task's summary key covers every input of its compiled script and declared functions."""
         key = self._accepted_key(task)
-        index = self._clean_index() if key else None
-        return index is not None and key in index
+        return key is not None and key in self._clean_index()
 
     def _planned_here(self, task: Task, found: list[Diagnostic]) -> bool:
         ws = self.session.workspace
@@ -154,7 +154,7 @@ class PlannerPass:
                 self.note = f"the planner check ({CODE}) did not run: {exc}"
         return self._planner
 
-    def _clean_entry(self) -> tuple[Any, str] | None:
+    def _clean_entry(self) -> tuple[Path | None, str] | None:
         target = target_or_problem(self.session.workspace.config.flink_version)
         root = self.session.cache.root
         if isinstance(target, str) or root is None:
@@ -162,7 +162,7 @@ class PlannerPass:
         key = canonical_hash([CLEAN_FORMAT, VERSION, _driver_version(target.version), target.libraries_version])
         return entry_path(root / "planner", root, key), key
 
-    def _clean_index(self) -> dict[str, None] | None:
+    def _clean_index(self) -> dict[str, None]:
         if self._clean is None:
             entry = self._clean_entry()
             stored = read_entry(entry[0], CLEAN_FORMAT, VERSION, entry[1]) if entry is not None else None
@@ -175,9 +175,9 @@ class PlannerPass:
 
     def _remember_clean(self, task: Task) -> None:
         key = self._accepted_key(task)
-        index = self._clean_index() if key else None
-        if index is None or key is None:
+        if key is None:
             return
+        index = self._clean_index()
         index.pop(key, None)  # to the end: the newest survive the limit
         index[key] = None
         self._clean_changed = True
