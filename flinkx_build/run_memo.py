@@ -4,13 +4,22 @@ Loading, resolving and checking a workspace of 1,000 tasks takes tens of
 seconds even with every parse cached, while the common run (pre-commit, an
 editor save, a second `flinkx build`) changes nothing. So a successful run
 stores what it printed and wrote under a key over EVERYTHING it can depend
-on: the bytes of flinkx.yaml and of every file below projects/ (the only
-inputs the loader reads; symlinks by their target and content), the
-command's options, the current folder (messages show paths relative to
-it); flinkx's own code, sqlfluff's and Python's versions are the cache folder's
+on: the command's options, the current folder (messages show paths
+relative to it), flinkx.yaml's bytes and every file below projects/ (the
+only inputs the loader reads; symlinks by their target); flinkx's own code,
+sqlfluff's and Python's versions are the cache folder's
 code version (`cache_version.py`). Any change at all is a
 miss, and the run does its full work (whose per-file caches still apply);
 there is no partial reuse here, so nothing here can go stale.
+
+A file below projects/ enters the key by its size, mtime, ctime, inode and
+device, as git's index and make know a file (reading and hashing the 17,000
+files of 1,600 projects was two thirds of a run that changed nothing), but
+by its bytes while it is younger than RACY_NS: an edit within one step of
+the file system's clock after the stat taken here could keep every field
+but the content (git's "racy clean" rule). The stat is the local file
+system's, not the files' content: a checkout gives each file it writes a
+new ctime, and nothing committed can make a changed file look unchanged.
 
 A build is reused only if the build folder still holds exactly the files
 that run wrote (checked by size, mtime and inode, as make does), so a
@@ -22,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -42,13 +52,17 @@ from flinkx_build.workspace_model import WorkspaceConfig
 from flinkx_build.paths import below
 
 FORMAT = "flinkx-run-memo"
-VERSION = 2  # 2: build files by size, mtime and inode
+VERSION = 3  # 2: build files by size, mtime and inode; 3: input files by their stat once settled
 DEFAULT_CACHE_DIR = ".flinkx-cache"
+# A file modified this recently is keyed by its bytes: FAT stores mtimes in 2 s steps, the coarsest
+# file system a workspace may sit on (ext4 and APFS steps are a jiffy or finer).
+RACY_NS = 2_000_000_000
 
 
-def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str) -> None:
+def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str, settled_before: int) -> None:
     """Hash every file below `folder`, each named by its path relative to the workspace
-    (`rel_folder` is the folder's: joined here, as `os.path.relpath` per file took a third of the time)."""
+    (`rel_folder` is the folder's: joined here, as `os.path.relpath` per file took a third of the time);
+    a file whose mtime and ctime are before `settled_before` (ns) by its stat, a younger one by its bytes."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
@@ -66,18 +80,24 @@ def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str) -> None:
         if is_dir:
             digest.update(f"dir {rel}\0".encode())
             if not entry.is_symlink():
-                _hash_tree(digest, entry.path, rel)
+                _hash_tree(digest, entry.path, rel, settled_before)
             continue
-        try:
-            # the loader refuses a file over its limit (FX180) whatever it holds: never read one whole
-            data = read_bytes(entry.path, MAX_FILE_BYTES)
-            if data is None:
-                info = os.stat(entry.path)
-                data = f"over the limit: {info.st_size} bytes, mtime {info.st_mtime_ns}".encode()
-        except OSError as exc:
-            data = f"unreadable {exc.errno}".encode()
-        digest.update(f"file {rel} {len(data)}\0".encode())
-        digest.update(data)
+        digest.update(f"file {rel} ".encode() + _file_identity(entry, settled_before))
+
+
+def _file_identity(entry: os.DirEntry, settled_before: int) -> bytes:
+    """What stands for the file's content in the key: its stat once settled, else its bytes."""
+    try:
+        info = entry.stat()  # through a link, as the loader reads it
+        if stat.S_ISREG(info.st_mode) and max(info.st_mtime_ns, info.st_ctime_ns) < settled_before:
+            return f"stat {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino} {info.st_dev}\0".encode()
+        # the loader refuses a file over its limit (FX180) whatever it holds: never read one whole
+        data = read_bytes(entry.path, MAX_FILE_BYTES)
+        if data is None:
+            data = f"over the limit: {info.st_size} bytes, mtime {info.st_mtime_ns}".encode()
+    except OSError as exc:
+        data = f"unreadable {exc.errno}".encode()
+    return f"{len(data)}\0".encode() + data
 
 
 def fingerprint(root: Path, options: dict[str, Any]) -> str:
@@ -88,7 +108,7 @@ def fingerprint(root: Path, options: dict[str, Any]) -> str:
     config = root / CONFIG_FILE
     digest.update(f"config {config.is_symlink()}\0".encode())
     digest.update(config.read_bytes() if config.is_file() else b"no config")
-    _hash_tree(digest, os.path.join(root, "projects"), "projects")
+    _hash_tree(digest, os.path.join(root, "projects"), "projects", time.time_ns() - RACY_NS)
     return digest.hexdigest()
 
 

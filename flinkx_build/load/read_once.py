@@ -3,9 +3,10 @@
 A build hashes every input first (the run memo, `run_memo.py`: may the last
 run be replayed?) and, when it may not, loads the workspace, which reads the
 same files again: 2,800 files at 1,000 tasks. Both read through here, so the
-second read is a stat. The file's size, mtime, inode and device must still
-be what they were, so an edit between the two (or between two requests of a
-long-running language server) is read afresh.
+second read is a stat. The file's size, mtime, ctime, inode and device must
+still be what they were, so an edit between the two (or between two requests
+of a long-running language server) is read afresh, even one that put the old
+size and mtime back (only the ctime then says so).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 MAX_KEPT_BYTES = 64 * 1024 * 1024  # past this, start over: a language server runs for days
 
-_kept: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
+_kept: dict[str, tuple[tuple[int, int, int, int, int], bytes]] = {}
 _kept_bytes = 0
 
 
@@ -27,7 +28,7 @@ def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes | None:
     kept = _kept.get(name)
     if kept is not None:
         info = os.stat(name)
-        if kept[0] == (info.st_size, info.st_mtime_ns, info.st_ino, info.st_dev):
+        if kept[0] == _identity(info):
             return kept[1]
     # open, then fstat: a second lookup of the path per file was a fifth of hashing 2,800 files.
     # Never blocking: a FIFO planted in a workspace would hang `open` until someone writes to it.
@@ -42,6 +43,10 @@ def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes | None:
         _kept.clear()
         _kept_bytes = 0
     if len(data) <= MAX_KEPT_BYTES:
-        _kept[name] = ((info.st_size, info.st_mtime_ns, info.st_ino, info.st_dev), data)
+        _kept[name] = (_identity(info), data)
         _kept_bytes += len(data)
     return data
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int, int]:
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev

@@ -1,0 +1,56 @@
+"""The run memo's key knows a settled file by its stat and a recent one by its bytes (`run_memo.py`)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from flinkx_build import run_memo
+
+TASK = "INSERT INTO dws.t SELECT 1;\n"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "flinkx.yaml").write_text("engine: flink\n", encoding="utf-8")
+    tasks = tmp_path / "projects" / "p" / "tasks"
+    tasks.mkdir(parents=True)
+    (tasks / "a.sql").write_text(TASK, encoding="utf-8")
+    return tmp_path
+
+
+def key(root: Path) -> str:
+    return run_memo.fingerprint(root, {"command": "build"})
+
+
+def task(root: Path) -> Path:
+    return root / "projects" / "p" / "tasks" / "a.sql"
+
+
+def test_a_settled_file_is_known_by_its_stat(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_memo, "RACY_NS", -10**18)  # every file counts as settled
+    before = key(workspace)
+    assert key(workspace) == before
+    task(workspace).write_text(TASK, encoding="utf-8")  # the same bytes written again: a new ctime
+    assert key(workspace) != before, "a settled file is keyed by its stat, so a rewrite is a miss"
+
+
+def test_a_recent_file_is_known_by_its_bytes(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_memo, "RACY_NS", 10**18)  # every file counts as just modified
+    before = key(workspace)
+    task(workspace).write_text(TASK, encoding="utf-8")
+    assert key(workspace) == before, "the same bytes give the same key while the file is recent"
+
+
+@pytest.mark.parametrize("racy_ns", [-10**18, 10**18], ids=["settled", "recent"])
+def test_an_edit_that_keeps_size_and_mtime_changes_the_key(workspace: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          racy_ns: int) -> None:
+    monkeypatch.setattr(run_memo, "RACY_NS", racy_ns)
+    path = task(workspace)
+    info = path.stat()
+    before = key(workspace)
+    path.write_text(TASK.replace("1", "2"), encoding="utf-8")
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # as a tool that keeps mtimes would
+    assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
+    assert key(workspace) != before
