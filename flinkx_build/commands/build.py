@@ -69,6 +69,7 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         built.diagnostics.extend(plan_with_progress(session, selected, built.summaries))
     from flinkx_build.commands.common import echo_diagnostics
     from flinkx_build.emit.manifest import build_manifest
+    from flinkx_build.emit.spare import spare_path
     from flinkx_build.emit.writer import write_build
     from flinkx_build.errors import WorkspaceErrors
 
@@ -88,7 +89,8 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     files = {rel: text for rel, text in outputs.values()}
     manifest = build_manifest(ws, built.summaries, {k: v[0] for k, v in outputs.items()}, built.graph)
     keep = set(ws.projects) - set(selected) if selected else None
-    write_build(out_dir, files, manifest, keep, workspace_root=ws.root)
+    spare = spare_path(ws.cache_root, out_dir) if not no_cache else None
+    write_build(out_dir, files, manifest, keep, workspace_root=ws.root, spare=spare)
     if verbose():  # a line per file, only with -v (and a Path per file only then: 1,000 of them)
         for rel in sorted(files):
             echo_progress(f"wrote {out_dir / rel}")

@@ -6,7 +6,9 @@ On Linux the swap is one `renameat2(RENAME_EXCHANGE)`: at every instant the
 build folder is either the previous build or the new one. Elsewhere it is two
 renames, and a start after a kill between them puts the previous build back.
 Which folders may be replaced, and the cleanup of what a killed build left:
-`emit/folder.py`.
+`emit/folder.py`. After a swap the staging folder holds the previous build:
+kept as the spare (`emit/spare.py`), the next build brings it up to date
+instead of making every folder and file again.
 """
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ from flinkx_build.emit.folder import clean_leftovers
 from flinkx_build.emit.folder import folder_lock
 from flinkx_build.emit.folder import marker_text
 from flinkx_build.emit.folder import remove_build_folder
+from flinkx_build.emit.spare import prune
+from flinkx_build.emit.spare import same_file
+from flinkx_build.emit.spare import take_spare
 
 
 def prepare_build_folder(out_dir: Path, workspace_root: Path | None = None) -> Path:
@@ -41,50 +46,76 @@ def prepare_build_folder(out_dir: Path, workspace_root: Path | None = None) -> P
 
 
 def write_build(out_dir: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None = None,
-                workspace_root: Path | None = None) -> None:
+                workspace_root: Path | None = None, spare: Path | None = None) -> None:
     """Replace `out_dir` with `files` (relative path -> text), manifest.json and the marker.
 
     `keep_projects`: project folders of the previous build to carry over
     unchanged (a `--project` build only rebuilds the projects it names).
     `workspace_root`: the build folder must not be it, hold it or hold its sources.
+    `spare`: where the build before this one is kept to stage the next (`emit/spare.py`).
     """
     out = check_build_folder(out_dir, workspace_root)
     out.parent.mkdir(parents=True, exist_ok=True)
     with folder_lock(out):
         clean_leftovers(out)
         check_build_folder(out_dir, workspace_root)  # a cleanup may have put a previous build back
+        spare = spare if not keep_projects and _EXCHANGE_POSSIBLE else None
         stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
+        held = take_spare(spare, stage) if spare is not None and out.is_dir() else None
         try:
-            _fill(stage, out, files, manifest, keep_projects)
-            _swap(stage, out)
+            _fill(stage, out, files, manifest, keep_projects, held)
+            _swap(stage, out, spare)
         except BaseException:
             remove_build_folder(stage)
             raise
 
 
-def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None) -> None:
-    (stage / MARKER).write_text(marker_text(), encoding="utf-8")  # first: a staging folder is always recognisable
+def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None,
+          held: set[str] | None = None) -> None:
+    """Write the new build into `stage`: an empty folder, or a spare holding the files `held`."""
+    _write_new(stage / MARKER, marker_text().encode())  # first: a staging folder is always recognisable
     if keep_projects and out.is_dir():
         for project in sorted(keep_projects):
             previous = out / project
             if previous.is_dir() and not previous.is_symlink():
                 shutil.copytree(previous, _inside(stage, project), symlinks=True)  # links stay links: nothing read outside
-    made: set[str] = set()
     stage_dir, out_dir = str(stage), str(out)
+    made = {os.path.dirname(os.path.join(stage_dir, rel)) for rel in held or ()}
     for rel, text in files.items():
         # plain strings: a Path per file cost a third of writing 1,000 unchanged files
         plain = not keep_projects and _plain_relative(rel)
         target = os.path.join(stage_dir, rel) if plain else str(_inside(stage, rel))
+        previous, data = os.path.join(out_dir, rel), text.encode("utf-8")
+        if held is not None and rel in held:
+            held.discard(rel)
+            if same_file(target, previous, data):  # the current build's own file: nothing to do
+                continue
+            os.unlink(target)  # never written in place: its inode may be the current build's
         parent = os.path.dirname(target)
         if parent not in made:
             os.makedirs(parent, exist_ok=True)
             made.add(parent)
-        data = text.encode("utf-8")
-        if not _link_unchanged(os.path.join(out_dir, rel), target, data):
+        if not _link_unchanged(previous, target, data):
             with open(target, "wb") as handle:
                 handle.write(data)
+    if held:
+        prune(stage, held - {MARKER, "manifest.json"})
     # compact, as dbt writes its manifest: indenting 5 MB at 1,000 tasks took four times as long
-    (stage / "manifest.json").write_bytes(json_codec.dumps(manifest, sort_keys=True) + b"\n")
+    _write_new(stage / "manifest.json", json_codec.dumps(manifest, sort_keys=True) + b"\n")
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """`path` made with `data`. Where a spare held a file, a new one takes its place in one rename:
+    the old one is never written through, and the marker is there at every instant (a killed
+    build leaves a folder the next start recognises and removes)."""
+    if not os.path.lexists(path):
+        path.write_bytes(data)
+        return
+    fresh = path.with_name(path.name + ".new")
+    fresh.unlink(missing_ok=True)
+    with open(fresh, "xb") as handle:
+        handle.write(data)
+    os.replace(fresh, path)
 
 
 def _link_unchanged(previous: str, target: str, data: bytes) -> bool:
@@ -118,9 +149,16 @@ def _inside(stage: Path, rel: str) -> Path:
     return target
 
 
-def _swap(stage: Path, out: Path) -> None:
+def _swap(stage: Path, out: Path, spare: Path | None = None) -> None:
     if out.exists() and _exchange(stage, out):
-        remove_build_folder(stage)  # stage now holds the previous build
+        # stage now holds the previous build: the spare of the next one, or deleted
+        if spare is not None:
+            try:
+                os.replace(stage, spare)
+                return
+            except OSError:  # a folder there meanwhile, or a file system in between
+                pass
+        remove_build_folder(stage)
         return
     old = None
     if out.exists():
@@ -139,6 +177,7 @@ def _swap(stage: Path, out: Path) -> None:
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
+_EXCHANGE_POSSIBLE = sys.platform.startswith("linux")  # elsewhere a swap leaves no previous build to keep
 
 
 def _exchange(a: Path, b: Path) -> bool:
