@@ -54,3 +54,19 @@ def test_an_edit_that_keeps_size_and_mtime_changes_the_key(workspace: Path, monk
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # as a tool that keeps mtimes would
     assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
     assert key(workspace) != before
+
+
+def test_the_build_folder_signature_lists_regular_files_and_refuses_links(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    (out / "p").mkdir(parents=True)
+    (out / "p" / "a.sql").write_text("A", encoding="utf-8")
+    (out / "manifest.json").write_text("{}", encoding="utf-8")
+    signature = run_memo.folder_signature(out)
+    assert signature is not None and sorted(signature) == ["manifest.json", "p/a.sql"]
+    assert signature["p/a.sql"][0] == 1 and signature["p/a.sql"][2] == (out / "p" / "a.sql").stat().st_ino
+    assert run_memo.folder_holds(out, signature)
+    (out / "q").symlink_to(tmp_path, target_is_directory=True)  # a link is never followed: not a build it wrote
+    assert run_memo.folder_signature(out) is None
+    (out / "q").unlink()
+    (out / "p" / "b.sql").symlink_to(out / "p" / "a.sql")
+    assert run_memo.folder_signature(out) is None
