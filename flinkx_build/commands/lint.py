@@ -70,10 +70,11 @@ def group_paths(paths: tuple[Path, ...]) -> list[tuple[Path, list[Path]]]:
 
 
 def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = CodeFilter(),
-                write: bool = True, use_planner: bool = False) -> tuple[list[Diagnostic], list[FileFix]]:
+                write: bool = True, use_planner: bool = False, scoped: bool = True) -> tuple[list[Diagnostic], list[FileFix]]:
     """Findings of every group; with `fix`, the file changes (written when `write`) and,
     when written, the findings that are left afterwards. `use_planner`: plan every task on its
-    target's planner too (FX301); what could not run is said once on stderr."""
+    target's planner too (FX301); what could not run is said once on stderr. `scoped`: named
+    task files load only what they can name (`lint/scope.py`); off, the whole workspace."""
     diags: list[Diagnostic] = []
     changes: list[FileFix] = []
     notes: set[str] = set()
@@ -97,25 +98,22 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
                     notes.add(planner_note(state))
                 continue
             from flinkx_build.lint.early import start_rule_passes
-            from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
+            from flinkx_build.lint.scope import lint_scope
+            from flinkx_build.lint.scope import needs_whole
             from flinkx_build.pipeline import PARALLEL_THRESHOLD
 
-            def early(ws: Workspace) -> None:  # the named files' passes start before the tables load
+            limited: list[bool] = []
+
+            def early(ws: Workspace):  # the named files' passes start before the tables load
                 if parser is not None and len(files) < PARALLEL_THRESHOLD:  # (more go to a worker per core)
                     start_rule_passes(parser, ws, files, codes)
+                only = lint_scope(ws, files) if scoped and files and not fix else None
+                limited.append(only is not None)
+                return only  # load only what the named tasks can name (`lint/scope.py`)
 
-            session = open_session(workspace, parser=parser, on_projects=early)
-            from flinkx_build.lint.planner_pass import PlannerPass
-
-            planner = None if state == "off" else PlannerPass(session)
-            try:
-                with task_progress() as progress:
-                    found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress, planner=planner)
-            finally:
-                if planner is not None:
-                    planner.close()
-                    if planner.note:
-                        notes.add(planner.note)
+            found, fixes, session = _lint_session(workspace, files, fix, codes, parser, early, state, notes)
+            if any(limited) and needs_whole(found):  # a hint that searches every project: as a whole lint words it
+                found, fixes, session = _lint_session(workspace, files, fix, codes, parser, None, state, notes)
         finally:
             if parser is not None:
                 parser.close()
@@ -123,6 +121,8 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
             memo.remember(found)
         refused: list[Diagnostic] = []
         if fixes and write:
+            from flinkx_build.lint.run import lint_workspace
+
             fixes, refused = write_fixes(fixes, session.workspace.root)
             found, _ = lint_workspace(open_session(workspace), files, codes=codes)  # what is left
         diags.extend(found + refused)
@@ -130,6 +130,25 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
     for note in sorted(notes):
         echo_error(f"flinkx: {note}")
     return diags, changes
+
+
+def _lint_session(workspace: Path, files: list[Path], fix: bool, codes: CodeFilter, parser, on_projects, state: str,
+                  notes: set[str]):
+    """One session's lint of `files` (all of the workspace when none): (findings, fixes, session)."""
+    from flinkx_build.lint.planner_pass import PlannerPass
+    from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
+
+    session = open_session(workspace, parser=parser, on_projects=on_projects)
+    planner = None if state == "off" else PlannerPass(session)
+    try:
+        with task_progress() as progress:
+            found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress, planner=planner)
+    finally:
+        if planner is not None:
+            planner.close()
+            if planner.note:
+                notes.add(planner.note)
+    return found, fixes, session
 
 
 def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:

@@ -56,6 +56,14 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text))
 
 
+def text_words(text: str, context: dict[str, str]) -> set[str]:
+    """The words of a task's rendered text as a name may be spelled in it (lowercase, and each
+    part of a hyphenated word too): a superset of the names the resolver can look up."""
+    words = _words(render(text, context).lower())
+    words.update(*(w.split("-") for w in words if "-" in w))
+    return words
+
+
 def name_parts(ws: Workspace) -> list[list]:
     """Each project's part of the name index, by project name: its tables (name, kind), functions
     and tables that did not load. Which names exist decides what every name binds to."""
@@ -119,8 +127,7 @@ class SummaryCache:
     def reach(self, task: Task, context: dict[str, str]) -> tuple[list[str], list[list[str]]]:
         """The projects the task can name (its own, and those whose name is a word of its rendered
         text), and the tables and functions of those it can name: [kind, key, memo key, place] each."""
-        words = _words(render(task.text, context).lower())
-        words.update(*(w.split("-") for w in words if "-" in w))
+        words = text_words(task.text, context)
         reachable = sorted({task.project, *(p for w in words & self._project_words.keys() for p in self._project_words[w])})
         deps = []
         for word in sorted(words & self._by_word.keys()):
