@@ -80,6 +80,10 @@ def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any
             if previous.is_dir() and not previous.is_symlink():
                 shutil.copytree(previous, _inside(stage, project), symlinks=True)  # links stay links: nothing read outside
     stage_dir, out_dir = str(stage), str(out)
+    if held is not None:  # first what the new build lacks: a task that became a folder of tasks then fits
+        stale = held - files.keys() - {MARKER, "manifest.json"}
+        prune(stage, stale)
+        held -= stale
     made = {os.path.dirname(os.path.join(stage_dir, rel)) for rel in held or ()}
     for rel, text in files.items():
         # plain strings: a Path per file cost a third of writing 1,000 unchanged files
@@ -98,8 +102,6 @@ def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any
         if not _link_unchanged(previous, target, data):
             with open(target, "wb") as handle:
                 handle.write(data)
-    if held:
-        prune(stage, held - {MARKER, "manifest.json"})
     # compact, as dbt writes its manifest: indenting 5 MB at 1,000 tasks took four times as long
     _write_new(stage / "manifest.json", json_codec.dumps(manifest, sort_keys=True) + b"\n")
 

@@ -85,3 +85,9 @@ def test_a_spare_without_a_build_to_swap_with_is_left_alone(tmp_path):
     assert not (tmp_path / "cache" / "spare").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".build")] == []
     assert files_of(out)["p/a.sql"] == "A"
+
+
+def test_a_task_that_became_a_folder_of_tasks_replaces_the_spare_s_file(tmp_path):
+    build(tmp_path, {"p/x.sql": "X"})
+    build(tmp_path, {"p/x.sql": "X2"})  # the spare now holds p/x.sql as a file
+    build(tmp_path, {"p/x.sql/y.sql": "Y"})
