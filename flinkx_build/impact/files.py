@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from pathlib import PurePosixPath
 
@@ -30,14 +31,10 @@ def revision_files(repo: Path, commit: str, prefix: str) -> Files | None:
     except GitFailed:
         return None
     files: Files = {}
-    for entry in raw.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, path = entry.partition(b"\t")
-        mode, kind, obj = meta.decode("ascii", "replace").split(" ")
-        if kind != "blob" or mode not in _REGULAR or len(obj) != 40:
+    for fields, path in _entries(raw):  # mode, type, object id
+        if len(fields) != 3 or fields[1] != "blob" or fields[0] not in _REGULAR or len(fields[2]) != 40:
             return None
-        files[_below(path, prefix)] = obj
+        files[_below(path, prefix)] = fields[2]
     return files
 
 
@@ -53,11 +50,7 @@ def worktree_files(repo: Path, prefix: str) -> Files | None:
     except GitFailed:
         return None
     files: Files = {}
-    for entry in staged.split(b"\0"):
-        if not entry:
-            continue
-        meta, _, path = entry.partition(b"\t")
-        fields = meta.decode("ascii", "replace").split(" ")
+    for fields, path in _entries(staged):  # mode, object id, stage
         if len(fields) != 3 or fields[2] != "0" or fields[0] not in _REGULAR or len(fields[1]) != 40:
             return None
         if path not in dirty:
@@ -76,6 +69,14 @@ def worktree_files(repo: Path, prefix: str) -> Files | None:
             return None
         files[_below(path, prefix)] = blob
     return files
+
+
+def _entries(raw: bytes) -> Iterator[tuple[list[str], bytes]]:
+    """Each `<fields separated by spaces>\t<path>` entry of a `-z` listing of `git ls-tree` or `git ls-files --stage`."""
+    for entry in raw.split(b"\0"):
+        if entry:
+            meta, _, path = entry.partition(b"\t")
+            yield meta.decode("ascii", "replace").split(" "), path
 
 
 def _blob_of(repo: Path, path: bytes) -> str | None | bool:
