@@ -40,6 +40,7 @@ from ruamel.yaml.tag import Tag
 from flinkx_build import limits
 from flinkx_build.errors import Diagnostic
 from flinkx_build.load.libyaml import CParser as _CParser
+from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.yaml_cache import NO_CACHE
 from flinkx_build.load.yaml_cache import YamlCache
 from flinkx_build.load.yaml_cache import decode
@@ -219,10 +220,12 @@ def read_text(path: Path, shown: str, lone_cr_ok: bool, raw: bytes | None = None
         text, problem = limits.decode_text(raw, shown, lone_cr_ok)
         return text, raw, problem
     try:
-        size = path.stat().st_size
-        if size > limits.MAX_FILE_BYTES:  # refuse before reading it into memory
+        # never blocking, only a regular file, and refused before it is read into memory when too big:
+        # a FIFO named on the command line hung `lint FILE` here
+        raw = read_bytes(path, limits.MAX_FILE_BYTES)
+        if raw is None:
+            size = path.stat().st_size
             return None, b"", Diagnostic(shown, 1, 1, "FX180", f"file is {size:,} bytes, over the limit of {limits.MAX_FILE_BYTES:,}", "split it into smaller files")
-        raw = path.read_bytes()
     except OSError as exc:
         return None, b"", Diagnostic(shown, 1, 1, "FX101", f"cannot read file: {exc.strerror or exc}")
     text, problem = limits.decode_text(raw, shown, lone_cr_ok)

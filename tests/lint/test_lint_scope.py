@@ -1,7 +1,10 @@
 """`flinkx lint FILE` loads only the projects the file can name (`lint/scope.py`) and finds what a whole load finds."""
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +78,14 @@ def test_an_unnamed_project_s_broken_yaml_does_not_reach_the_file_s_findings(mak
     root = make_workspace({**WS, "projects/a/tasks/t.sql": "INSERT INTO b.snk SELECT id FROM src;\n"})
     monkeypatch.chdir(root)
     assert fresh_lint(root / "projects/a/tasks/t.sql", scoped=True) == fresh_lint(root / "projects/a/tasks/t.sql", scoped=False) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_named_fifo_never_hangs_lint(make_workspace):
+    """Opening a FIFO blocks until a writer comes: the early rule pass read it so, and `lint FILE` hung."""
+    root = make_workspace({**WS, "projects/a/tasks/t.sql": "INSERT INTO b.snk SELECT id FROM src;\n"})
+    os.mkfifo(root / "projects/a/tasks/pipe.sql")
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", "projects/a/tasks/pipe.sql"], cwd=root,
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "FLINKX_NO_PLANNER": "1"})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
