@@ -149,7 +149,7 @@ def unknown_keys(spec: ConnectorSpec, options: Mapping[str, str], keys: Iterable
     formats = _format_prefixes(spec, options)
     out = []
     for key in keys:
-        if key in known or any(key.startswith(p) for p in spec.prefixes):
+        if key in known or key.startswith(spec.prefixes):  # a tuple: one C call, not a generator per key
             continue
         under = next((fmt for prefix, fmt in formats if key.startswith(prefix)), False)
         if under is None:
