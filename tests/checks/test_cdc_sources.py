@@ -101,3 +101,33 @@ def test_a_parallelism_that_is_no_plain_number_counts_as_one(make_workspace, cli
     result = cli("lint", str(workspace(make_workspace, {"a": sql})))
     assert "internal error" not in result.stdout + result.stderr
     assert [line.split()[1] for line in result.stdout.splitlines() if " FX46" in line] == []
+
+
+def _all_pairs(readers):
+    """FX460's definition, pair by pair in the readers' order (what the sweep must give, in that order)."""
+    out = []
+    for i, a in enumerate(readers):
+        for b in readers[i + 1:]:
+            if a.server == b.server and a.origin != b.origin and not (a.ids[1] < b.ids[0] or b.ids[1] < a.ids[0]):
+                out += [(a.origin.path, a.origin.line, b.task), (b.origin.path, b.origin.line, a.task)]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_overlap_sweep_finds_every_overlapping_pair_in_order(seed):
+    import random
+
+    from flinkx_build.checks.cdc_sources import overlap_findings
+    from flinkx_build.resolve.analysed import Origin
+    from flinkx_build.resolve.reads import CdcReader
+
+    rng = random.Random(seed)
+    readers = []
+    for n in range(rng.randint(0, 60)):
+        lo = rng.randint(5400, 5440)
+        place = rng.randint(0, 30)  # a few readers share a place (one table read twice): never a pair
+        readers.append(CdcReader(f"p/t{n}", f"p.cdc{n}", rng.choice(["db1:3306", "db2:3306", "${host}:3306"]),
+                                 (lo, lo + rng.choice([0, 0, 1, 3, 8])), Origin("schema", f"projects/p/tables/c{place}.yaml", place + 1)))
+    found = [(d.path, d.line, d.message.split("(")[2].split(",")[0]) for d in overlap_findings(readers)]
+    assert found == _all_pairs(readers)
+    assert all(d.code == "FX460" for d in overlap_findings(readers))
