@@ -27,6 +27,7 @@ from flinkx_build.load.config import read_config
 from flinkx_build.load.config import scalar_text
 from flinkx_build.load.config import string_map
 from flinkx_build.load.memo import KeyPrefix
+from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.memo import check_task_limits
 from flinkx_build.load.memo import keyed_files
@@ -47,6 +48,7 @@ from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import read_text
 from flinkx_build.load.yaml_io import value_loc
+from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Project
 from flinkx_build.workspace_model import Task
 from flinkx_build.workspace_model import Workspace
@@ -123,10 +125,14 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     if on_projects is not None:
         only = on_projects(workspace) or only
     with _collector_paused():
-        for project in projects.values():
-            folder = project.directory.name
-            if only is None or folder in only.whole or folder in only.tables:
-                _load_project_contents(workspace, project, diags, cache, memo, only is None or folder in only.whole)
+        chosen = [(p, only is None or p.directory.name in only.whole) for p in projects.values()
+                  if only is None or p.directory.name in only.whole or p.directory.name in only.tables]
+        # every project's table files listed and keyed first: a cold load then parses what the memo
+        # lacks of all of them on every core at once (`load/parallel.py`), then each project loads in order
+        listed = [_table_files(workspace, project, memo) for project, _ in chosen]
+        preloaded = tables_on_every_core(memo, workspace, [(p, f) for (p, _), tf in zip(chosen, listed) for f in tf.files], cache)
+        for (project, tasks), table_files in zip(chosen, listed):
+            _load_project_contents(workspace, project, diags, cache, memo, table_files, preloaded, tasks)
         memo.save()
         memo.close()  # freed by reference counting, before the collector is back
     return workspace, diags
@@ -353,13 +359,28 @@ def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found
     return [f for f in _files(folder, "*", root, diags) if f.path.suffix in (".yaml", ".yml")]
 
 
-def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo,
-                           tasks: bool = True) -> None:
+class TableFiles(NamedTuple):
+    """A project's meta-table files keyed for the memo, and what listing its tables folder found."""
+
+    prefix: KeyPrefix
+    files: list[KeyedFile]
+    found: list[Diagnostic]
+
+
+def _table_files(ws: Workspace, project: Project, memo: LoadMemo) -> TableFiles:
     prefix = KeyPrefix(project.name, ws.context_for(project.name), ws.config.secrets)
-    table_files = keyed_files(memo, prefix, "table", [(f.path, f.shown) for f in _yaml_files(project.directory / "tables", ws.root, diags)])
-    # a cold load parses the YAML on every core first; the loop below stays in file order
-    preloaded = tables_on_every_core(memo, ws, project, table_files, cache)
-    for file in table_files:
+    found: list[Diagnostic] = []
+    listed = _yaml_files(project.directory / "tables", ws.root, found)
+    return TableFiles(prefix, keyed_files(memo, prefix, "table", [(f.path, f.shown) for f in listed]), found)
+
+
+def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo,
+                           table_files: TableFiles, preloaded: dict[Path, tuple[MetaTable | None, list[Diagnostic]]],
+                           tasks: bool = True) -> None:
+    """`preloaded`: what the workers made of the tables the memo lacked; the loop stays in file order."""
+    prefix = table_files.prefix
+    diags.extend(table_files.found)  # where a serial walk of the tables folder put them
+    for file in table_files.files:
         table = memo_table(memo, ws, project, file, diags, cache, preloaded.get(file.path))
         if table is None:
             project.unloadable_tables.add(file.path.stem.lower())

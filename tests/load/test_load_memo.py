@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import shutil
 from pathlib import Path
@@ -306,3 +307,37 @@ def test_a_cold_load_of_many_tables_on_every_core_equals_a_serial_one(make_works
     assert cold == serial
     assert any("colour" in d.message and "t000" in d.path for d in cold[1])
     assert _contents(root) == serial  # and the memo the parent wrote serves the next load
+
+
+def test_a_cold_load_of_many_small_projects_parses_their_tables_on_every_core(make_workspace, tmp_path, monkeypatch):
+    """No project holds THRESHOLD tables, all of them together do: they go to one pool of workers
+    (each project alone never reached it, and 400 small projects loaded on one core)."""
+    from flinkx_build.forked import CORES
+    from flinkx_build.forked import can_fork
+    from flinkx_build.load import parallel
+    from flinkx_build.load.parallel import THRESHOLD
+
+    if CORES < 2 or not can_fork():
+        pytest.skip("the workers run only with two cores and fork")
+    files = dict(FILES)
+    for n in range(THRESHOLD + 6):
+        project = f"q{n // 3:02d}"
+        files[f"projects/{project}/project.yaml"] = f"name: {project}\n"
+        files[f"projects/{project}/tables/t{n:03d}.yaml"] = FILES["projects/p/tables/src.yaml"].replace("name: src", f"name: t{n:03d}")
+    files["projects/q00/tables/t000.yaml"] += "colour: blue\n"  # a finding from a worker, in its project's order
+    root = make_workspace(files)
+    loaders = tmp_path / "loaders"
+    real = parallel.load_table
+
+    def recorded(*args, **kwargs):
+        with open(loaders, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "load_table", recorded)
+    cold = _contents(root)  # the memo is empty
+    pids = set(loaders.read_text(encoding="utf-8").split())
+    assert pids and str(os.getpid()) not in pids  # every one of them loaded by a worker
+    assert len(loaders.read_text(encoding="utf-8").split()) >= THRESHOLD + 6
+    assert cold == _contents(root, use_cache=False)  # the same tables and findings, in the same order
+    assert any("colour" in d.message and "t000" in d.path for d in cold[1])
