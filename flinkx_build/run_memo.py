@@ -14,12 +14,16 @@ there is no partial reuse here, so nothing here can go stale.
 
 A file below projects/ enters the key by its size, mtime, ctime, inode and
 device, as git's index and make know a file (reading and hashing the 17,000
-files of 1,600 projects was two thirds of a run that changed nothing), but
-by its bytes while it is younger than RACY_NS: an edit within one step of
-the file system's clock after the stat taken here could keep every field
-but the content (git's "racy clean" rule). The stat is the local file
-system's, not the files' content: a checkout gives each file it writes a
-new ctime, and nothing committed can make a changed file look unchanged.
+files of 1,600 projects was two thirds of a run that changed nothing). A
+file younger than RACY_NS could still be edited within one step of the file
+system's clock after the stat taken here, keeping every field but the
+content (git's "racy clean" rule), so its bytes' hash is stored with the run
+and checked before a replay, as git checks a racily clean entry. (Keying
+such a file by its bytes instead gave a key that changed once the file
+settled: the build right after a checkout was never replayed.) The stat is
+the local file system's, not the files' content: a checkout gives each file
+it writes a new ctime, and nothing committed can make a changed file look
+unchanged.
 
 A build is reused only if the build folder still holds exactly the files
 that run wrote (checked by size, mtime and inode, as make does), so a
@@ -35,6 +39,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+from typing import NamedTuple
 
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
@@ -51,17 +56,24 @@ from flinkx_build.load.workspace import find_workspace
 from flinkx_build.workspace_model import WorkspaceConfig
 
 FORMAT = "flinkx-run-memo"
-VERSION = 3  # 2: build files by size, mtime and inode; 3: input files by their stat once settled
+VERSION = 4  # 2: build files by size, mtime and inode; 3: input files by their stat once settled; 4: always, recent ones checked
 DEFAULT_CACHE_DIR = ".flinkx-cache"
 # A file modified this recently is keyed by its bytes: FAT stores mtimes in 2 s steps, the coarsest
 # file system a workspace may sit on (ext4 and APFS steps are a jiffy or finer).
 RACY_NS = 2_000_000_000
 
 
-def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str, settled_before: int) -> None:
+class Fingerprint(NamedTuple):
+    """A run's key, and the hash of each input file too recent for its stat alone (checked on replay)."""
+
+    key: str
+    racy: dict[str, str]  # path relative to the workspace -> sha256 of the bytes read when keyed
+
+
+def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str, settled_before: int, racy: dict[str, str]) -> None:
     """Hash every file below `folder`, each named by its path relative to the workspace
-    (`rel_folder` is the folder's: joined here, as `os.path.relpath` per file took a third of the time);
-    a file whose mtime and ctime are before `settled_before` (ns) by its stat, a younger one by its bytes."""
+    (`rel_folder` is the folder's: joined here, as `os.path.relpath` per file took a third of the time),
+    by its stat; of a file whose mtime or ctime is not before `settled_before` (ns), `racy` gets the bytes' hash."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
@@ -79,27 +91,47 @@ def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str, settled_be
         if is_dir:
             digest.update(f"dir {rel}\0".encode())
             if not entry.is_symlink():
-                _hash_tree(digest, entry.path, rel, settled_before)
+                _hash_tree(digest, entry.path, rel, settled_before, racy)
             continue
-        digest.update(f"file {rel} ".encode() + _file_identity(entry, settled_before))
+        digest.update(f"file {rel} ".encode() + _file_identity(entry, rel, settled_before, racy))
 
 
-def _file_identity(entry: os.DirEntry, settled_before: int) -> bytes:
-    """What stands for the file's content in the key: its stat once settled, else its bytes."""
+def _file_identity(entry: os.DirEntry, rel: str, settled_before: int, racy: dict[str, str]) -> bytes:
+    """What stands for the file's content in the key: its stat (and, while recent, its bytes in `racy`)."""
     try:
         info = entry.stat()  # through a link, as the loader reads it
-        if stat.S_ISREG(info.st_mode) and max(info.st_mtime_ns, info.st_ctime_ns) < settled_before:
-            return f"stat {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino} {info.st_dev}\0".encode()
-        # the loader refuses a file over its limit (FX180) whatever it holds: never read one whole
-        data = read_bytes(entry.path, MAX_FILE_BYTES)
-        if data is None:
-            data = f"over the limit: {info.st_size} bytes, mtime {info.st_mtime_ns}".encode()
+        if not stat.S_ISREG(info.st_mode):
+            return f"not a regular file {stat.S_IFMT(info.st_mode)}\0".encode()
+        if max(info.st_mtime_ns, info.st_ctime_ns) >= settled_before:
+            racy[rel] = _content_hash(entry.path)
+        return f"stat {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino} {info.st_dev}\0".encode()
     except OSError as exc:
-        data = f"unreadable {exc.errno}".encode()
-    return f"{len(data)}\0".encode() + data
+        return f"unreadable {exc.errno}\0".encode()
 
 
-def fingerprint(root: Path, options: dict[str, Any]) -> str:
+def _content_hash(path: str) -> str:
+    """The bytes' hash; the loader refuses a file over its limit (FX180) whatever it holds: never read one whole."""
+    try:
+        data = read_bytes(path, MAX_FILE_BYTES)
+    except OSError as exc:
+        return f"unreadable {exc.errno}"
+    return "over the limit" if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _racy_unchanged(root: Path, racy: Any) -> bool:
+    """Every file that was too recent when the run was keyed still holds the bytes it had then."""
+    if not isinstance(racy, dict):
+        return False
+    for rel, digest in racy.items():
+        parts = rel.split("/") if isinstance(rel, str) else []
+        if not parts or parts[0] != "projects" or any(p in ("", ".", "..") for p in parts) or not isinstance(digest, str):
+            return False  # never a path outside the workspace's projects folder
+        if _content_hash(os.path.join(root, rel)) != digest:
+            return False
+    return True
+
+
+def fingerprint(root: Path, options: dict[str, Any]) -> Fingerprint:
     """A key over the workspace's inputs and the run's options (see the module docstring)."""
     digest = hashlib.sha256()
     env = [os.getcwd(), FORMAT, VERSION]  # flinkx's code and versions: the folder (`_runs`)
@@ -107,8 +139,9 @@ def fingerprint(root: Path, options: dict[str, Any]) -> str:
     config = root / CONFIG_FILE
     digest.update(f"config {config.is_symlink()}\0".encode())
     digest.update(config.read_bytes() if config.is_file() else b"no config")
-    _hash_tree(digest, os.path.join(root, "projects"), "projects", time.time_ns() - RACY_NS)
-    return digest.hexdigest()
+    racy: dict[str, str] = {}
+    _hash_tree(digest, os.path.join(root, "projects"), "projects", time.time_ns() - RACY_NS, racy)
+    return Fingerprint(digest.hexdigest(), racy)
 
 
 def workspace_config(workspace: Path) -> tuple[Path, WorkspaceConfig] | None:
@@ -127,16 +160,17 @@ def _runs(cache: Path | None, key: str) -> Path | None:
     return None if cache is None else entry_path(cache / version_folder_name() / "runs", cache, key)
 
 
-def load(root: Path, cache_dir: str | None, key: str) -> dict[str, Any] | None:
-    data = read_entry(_runs(workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR), key), FORMAT, VERSION, key)
-    return data if isinstance(data, dict) else None
+def load(root: Path, cache_dir: str | None, run: Fingerprint) -> dict[str, Any] | None:
+    """The stored run with this key whose recent files still hold the bytes they had, or None."""
+    data = read_entry(_runs(workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR), run.key), FORMAT, VERSION, run.key)
+    return data if isinstance(data, dict) and _racy_unchanged(root, data.get("racy")) else None
 
 
-def store(root: Path, cache_dir: str | None, key: str, data: dict[str, Any]) -> None:
+def store(root: Path, cache_dir: str | None, run: Fingerprint, data: dict[str, Any]) -> None:
     """Store a whole run; this ends every build and lint that cached something, so it is also
     where the cache folder sheds what no run has used for weeks (once a day, `cache_prune.py`)."""
     cache = workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR)
-    write_entry(_runs(cache, key), FORMAT, VERSION, key, data)
+    write_entry(_runs(cache, run.key), FORMAT, VERSION, run.key, {**data, "racy": run.racy})
     prune_if_due(cache, current=version_folder_name())
 
 

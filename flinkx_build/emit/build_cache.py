@@ -19,7 +19,7 @@ class BuildMemo:
     cache_dir: str
     out_dir: Path
     shown_out: Path  # as the full build prints it
-    key: str
+    key: run_memo.Fingerprint
 
     @classmethod
     def open(cls, workspace: Path, out: Path | None, projects: tuple[str, ...], mode: str | None,

@@ -78,7 +78,7 @@ class LintMemo:
 
     root: Path
     cache_dir: str
-    key: str
+    key: run_memo.Fingerprint
 
     @classmethod
     def open(cls, workspace: Path, files: list[Path], select: tuple[str, ...], ignore: tuple[str, ...],

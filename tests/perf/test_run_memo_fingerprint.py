@@ -1,4 +1,4 @@
-"""The run memo's key knows a settled file by its stat and a recent one by its bytes (`run_memo.py`)."""
+"""The run memo's key knows a file by its stat; a recent file's bytes are checked before a replay (`run_memo.py`)."""
 from __future__ import annotations
 
 import os
@@ -21,7 +21,7 @@ def workspace(tmp_path: Path) -> Path:
 
 
 def key(root: Path) -> str:
-    return run_memo.fingerprint(root, {"command": "build"})
+    return run_memo.fingerprint(root, {"command": "build"}).key
 
 
 def task(root: Path) -> Path:
@@ -36,11 +36,24 @@ def test_a_settled_file_is_known_by_its_stat(workspace: Path, monkeypatch: pytes
     assert key(workspace) != before, "a settled file is keyed by its stat, so a rewrite is a miss"
 
 
-def test_a_recent_file_is_known_by_its_bytes(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_keeps_its_key_when_it_settles(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a checkout, a build that takes longer than RACY_NS, then the same build: it must be replayed
     monkeypatch.setattr(run_memo, "RACY_NS", 10**18)  # every file counts as just modified
-    before = key(workspace)
-    task(workspace).write_text(TASK, encoding="utf-8")
-    assert key(workspace) == before, "the same bytes give the same key while the file is recent"
+    recent = run_memo.fingerprint(workspace, {"command": "build"})
+    assert recent.racy, "a recent file's bytes are hashed, to be checked on replay"
+    monkeypatch.setattr(run_memo, "RACY_NS", -10**18)  # and now as settled
+    settled = run_memo.fingerprint(workspace, {"command": "build"})
+    assert settled.key == recent.key and not settled.racy
+
+
+def test_a_recent_file_whose_bytes_changed_is_not_replayed(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # what a file system whose clock step hides an edit would give: the stat as keyed, other bytes
+    monkeypatch.setattr(run_memo, "RACY_NS", 10**18)
+    run = run_memo.fingerprint(workspace, {"command": "build"})
+    run_memo.store(workspace, None, run, {"findings": []})
+    assert run_memo.load(workspace, None, run) is not None
+    task(workspace).write_text(TASK.replace("1", "2"), encoding="utf-8")
+    assert run_memo.load(workspace, None, run) is None
 
 
 @pytest.mark.parametrize("racy_ns", [-10**18, 10**18], ids=["settled", "recent"])
