@@ -6,15 +6,11 @@ stop on the first error set. Only a missing workspace is a `UsageError`.
 """
 from __future__ import annotations
 
-import errno
-import fnmatch
 import gc
 import os
-import re
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 from typing import Iterator
 from typing import NamedTuple
 
@@ -26,6 +22,10 @@ from flinkx_build.hashing import sha256
 from flinkx_build.load.config import read_config
 from flinkx_build.load.config import scalar_text
 from flinkx_build.load.config import string_map
+from flinkx_build.load.listing import display_path
+from flinkx_build.load.listing import files
+from flinkx_build.load.listing import loops
+from flinkx_build.load.listing import yaml_files
 from flinkx_build.load.memo import KeyPrefix
 from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
@@ -36,7 +36,6 @@ from flinkx_build.load.memo import memo_table
 from flinkx_build.load.memo import read_raw
 from flinkx_build.load.names import entry_outside_diagnostic
 from flinkx_build.load.names import has_control
-from flinkx_build.load.names import loop_diagnostic
 from flinkx_build.load.names import name_diagnostic
 from flinkx_build.load.names import outside_diagnostic
 from flinkx_build.load.parallel import tables_on_every_core
@@ -68,15 +67,6 @@ class Only(NamedTuple):
     whole: frozenset[str]
     tables: frozenset[str]
     borrow: tuple[Path, frozenset[str]] | None = None
-
-
-def display_path(path: Path) -> str:
-    """Path as the user should see it: relative to the cwd when below it."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
 
 
 def find_workspace(start: Path) -> Path:
@@ -169,7 +159,7 @@ def _load_config(path: Path, root: Path, diags: list[Diagnostic]) -> WorkspaceCo
 
 def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
     if not projects_dir.is_dir():
-        diags.extend(_loops([projects_dir]))
+        diags.extend(loops([projects_dir]))
         return []
     outside = outside_diagnostic(projects_dir, root, display_path(projects_dir))
     if outside:
@@ -177,7 +167,7 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
         return []
     folders = []
     entries = sorted(projects_dir.iterdir())
-    diags.extend(_loops([p for p in entries if p.is_symlink()]))
+    diags.extend(loops([p for p in entries if p.is_symlink()]))
     for folder in (p for p in entries if p.is_dir()):
         problem = entry_outside_diagnostic(folder, root, lambda: display_path(folder))
         if problem is None and has_control(folder.name):
@@ -272,80 +262,6 @@ def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], ca
     return project
 
 
-def _loops(paths: list[Path]) -> list[Diagnostic]:
-    """FX171 for each of `paths` that is a link leading back to itself."""
-    return [d for d in (loop_diagnostic(p, display_path(p)) for p in paths) if d is not None]
-
-
-class Found(NamedTuple):
-    path: Path
-    shown: str  # display_path(path)
-    rel: str  # below the searched folder, with `/`
-
-
-def _files(folder: Path, pattern: str, root: Path, diags: list[Diagnostic]) -> list[Found]:
-    """Regular files under `folder` (an entry of a checked project folder) matching `pattern`,
-    none reached through a symlink leaving the workspace."""
-    if not folder.is_dir():
-        diags.extend(_loops([folder]))  # tasks/ or tables/ linked to itself: said, not skipped
-        return []
-    outside = entry_outside_diagnostic(folder, root, lambda: display_path(folder))
-    if outside:
-        diags.append(outside)
-        return []
-    candidates: list[tuple[tuple[str, ...], bool]] = []
-    _walk(folder, (), re.compile(fnmatch.translate(pattern)).fullmatch, root, diags, candidates)
-    base = display_path(folder)
-    found = []
-    for parts, linked in sorted(candidates):  # as sorted(Path.rglob): by parts
-        path = folder.joinpath(*parts)
-        rel = "/".join(parts)
-        # below `folder` (which resolves inside) every folder is a real one, so only a linked
-        # file can lead out: resolve just those (resolving every path was most of this walk)
-        if linked and not path.is_file():  # a dangling link, a link to a folder or a FIFO
-            continue
-        shown = display_path(path) if base == "." or linked else f"{base}/{rel}"
-        problem = outside_diagnostic(path, root, shown) if linked else None
-        if problem is None and has_control(rel):
-            problem = Diagnostic(shown, 1, 1, "FX186", f"file name {path.name!r} holds a control character", "rename it")
-        if problem:
-            diags.append(problem)
-            continue
-        found.append(Found(path, shown, rel))
-    return found
-
-
-def _walk(folder: Path, parts: tuple[str, ...], match: Any, root: Path, diags: list[Diagnostic],
-          out: list[tuple[tuple[str, ...], bool]]) -> None:
-    """What rglob would match below `folder` (it does not enter linked folders: say so when they lead out)."""
-    try:
-        with os.scandir(folder) as scan:
-            entries = list(scan)
-    except OSError:  # unreadable: skipped, as rglob and os.walk do
-        return
-    real_dirs = []
-    for entry in entries:
-        linked = entry.is_symlink()
-        try:
-            is_dir = entry.is_dir()  # follows a link, as os.walk's list of folders does
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:  # a link to itself, or links in a circle: never followed
-                diags.extend(_loops([folder / entry.name]))
-                continue
-            is_dir = False
-        if is_dir and linked:
-            path = folder / entry.name
-            problem = outside_diagnostic(path, root, display_path(path))
-            diags.extend([problem] if problem else [])
-        elif is_dir:
-            real_dirs.append(entry.name)
-        if match(entry.name) and (linked or not is_dir):
-            if linked or entry.is_file(follow_symlinks=False):
-                out.append(((*parts, entry.name), linked))
-    for name in real_dirs:
-        _walk(folder / name, (*parts, name), match, root, diags, out)
-
-
 def read_task_file(path: Path, shown: str, memo: LoadMemo) -> tuple[str | None, Diagnostic | None]:
     """A task file's text, or None and the finding that refuses it (size, encoding, control
     characters, then the SQL limits: a task over them is refused whole, before sqlfluff sees it)."""
@@ -353,10 +269,6 @@ def read_task_file(path: Path, shown: str, memo: LoadMemo) -> tuple[str | None, 
     text, _, problem = read_text(path, shown, lone_cr_ok=False, raw=raw)
     problem = problem or (check_task_limits(memo, raw, text, shown) if text is not None else None)
     return (None, problem) if problem or text is None else (text, None)
-
-
-def _yaml_files(folder: Path, root: Path, diags: list[Diagnostic]) -> list[Found]:
-    return [f for f in _files(folder, "*", root, diags) if f.path.suffix in (".yaml", ".yml")]
 
 
 class TableFiles(NamedTuple):
@@ -370,7 +282,7 @@ class TableFiles(NamedTuple):
 def _table_files(ws: Workspace, project: Project, memo: LoadMemo) -> TableFiles:
     prefix = KeyPrefix(project.name, ws.context_for(project.name), ws.config.secrets)
     found: list[Diagnostic] = []
-    listed = _yaml_files(project.directory / "tables", ws.root, found)
+    listed = yaml_files(project.directory / "tables", ws.root, found)
     return TableFiles(prefix, keyed_files(memo, prefix, "table", [(f.path, f.shown) for f in listed]), found)
 
 
@@ -390,7 +302,7 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
             diags.append(Diagnostic(table.loc.path, table.loc.line, table.loc.col, "FX105", f"{table.kind} table '{project.name}.{table.name}' is defined twice"))
             continue
         same.append(table)
-    function_files = [(f.path, f.shown) for f in _yaml_files(project.directory / "functions", ws.root, diags)]
+    function_files = [(f.path, f.shown) for f in yaml_files(project.directory / "functions", ws.root, diags)]
     for file in keyed_files(memo, prefix, "function", function_files):
         function = memo_function(memo, project, file, diags, cache)
         if function is None:
@@ -403,7 +315,7 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
         return
     tasks_dir = project.directory / "tasks"
     tasks_rel = tasks_dir.relative_to(ws.root).as_posix()
-    for path, shown, rel in _files(tasks_dir, "*.sql", ws.root, diags):
+    for path, shown, rel in files(tasks_dir, "*.sql", ws.root, diags):
         text, problem = read_task_file(path, shown, memo)
         if text is None:
             diags.extend([problem] if problem else [])
