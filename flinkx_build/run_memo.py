@@ -161,9 +161,19 @@ def _runs(cache: Path | None, key: str) -> Path | None:
 
 
 def load(root: Path, cache_dir: str | None, run: Fingerprint) -> dict[str, Any] | None:
-    """The stored run with this key whose recent files still hold the bytes they had, or None."""
-    data = read_entry(_runs(workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR), run.key), FORMAT, VERSION, run.key)
-    return data if isinstance(data, dict) and _racy_unchanged(root, data.get("racy")) else None
+    """The stored run with this key whose recent files still hold the bytes they had, or None.
+
+    Of those files, the ones no longer recent are dropped from the entry, as git refreshes a racily
+    clean entry of its index: their stat now vouches for them, and a replay reads no file again."""
+    path = _runs(workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR), run.key)
+    data = read_entry(path, FORMAT, VERSION, run.key)
+    if not isinstance(data, dict) or not _racy_unchanged(root, data.get("racy")):
+        return None
+    still_recent = {rel: digest for rel, digest in data["racy"].items() if rel in run.racy}
+    if len(still_recent) != len(data["racy"]):
+        data["racy"] = still_recent
+        write_entry(path, FORMAT, VERSION, run.key, data)
+    return data
 
 
 def store(root: Path, cache_dir: str | None, run: Fingerprint, data: dict[str, Any]) -> None:

@@ -56,6 +56,19 @@ def test_a_recent_file_whose_bytes_changed_is_not_replayed(workspace: Path, monk
     assert run_memo.load(workspace, None, run) is None
 
 
+def test_a_replay_drops_the_files_that_have_settled_from_the_check(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a build right after a checkout stores every file's hash; once they settle, replays read none of them
+    monkeypatch.setattr(run_memo, "RACY_NS", 10**18)
+    recent = run_memo.fingerprint(workspace, {"command": "build"})
+    run_memo.store(workspace, None, recent, {"findings": []})
+    monkeypatch.setattr(run_memo, "RACY_NS", -10**18)
+    settled = run_memo.fingerprint(workspace, {"command": "build"})
+    assert run_memo.load(workspace, None, settled) is not None
+    read: list[str] = []
+    monkeypatch.setattr(run_memo, "_content_hash", lambda path: read.append(path) or "")
+    assert run_memo.load(workspace, None, settled) is not None and read == []
+
+
 @pytest.mark.parametrize("racy_ns", [-10**18, 10**18], ids=["settled", "recent"])
 def test_an_edit_that_keeps_size_and_mtime_changes_the_key(workspace: Path, monkeypatch: pytest.MonkeyPatch,
                                                           racy_ns: int) -> None:
