@@ -17,9 +17,12 @@ from pathlib import Path
 pytestmark = pytest.mark.slow  # end to end, tens of seconds: .ci/run runs it after the README command
 
 REPO = Path(__file__).resolve().parents[2]
+FLOOR = "floor: stat every file below projects/ and build/"  # as `_tables` keys it (up to " (")
+AT_BEST = "nothing changed at best: the fewest's time plus the floor's growth"
 JOBS = [
     "cold build",
     "warm build, nothing changed",
+    FLOOR,
     "build after one task changed",
     "lint one file",
     "impact, one meta table changed, first run",
@@ -28,7 +31,7 @@ JOBS = [
     "lint whole workspace, cache cold",
 ]
 SCALED = ["warm build, nothing changed", "build after one task changed", "lint one file", "impact again, same change"]
-NO_TARGET = {"impact, one meta table changed, first run"}
+NO_TARGET = {"impact, one meta table changed, first run", FLOOR}
 WITH_ANCHOR = {"cold build", "lint one file", "lint whole workspace, cache warm", "lint whole workspace, cache cold"}
 
 
@@ -66,7 +69,8 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
         for job, (_, seconds, anchor, ratio, target, peak, anchor_peak, met) in rows.items():
             assert 0 < float(seconds) < 600, job
             assert 10 < float(peak) < 4000, job  # MB: a Python process, not kB or bytes
-            assert (target == "") == (job in NO_TARGET) and met in ("yes", "NO"), job
+            assert (target == "") == (job in NO_TARGET), job
+            assert met in (("",) if job == FLOOR else ("yes", "NO")), job
             if job in WITH_ANCHOR:
                 assert float(anchor) > 0 and float(anchor_peak) > 10, job
                 # the table rounds seconds to 0.01 s: the ratio of the rounded figures may differ by that much
@@ -75,9 +79,10 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
             else:
                 assert anchor == ratio == anchor_peak == "", job
     assert big["cold build"][0] == "cold build (50 compiled files)"
-    assert list(scaling) == SCALED
+    assert list(scaling) == [*SCALED, FLOOR, AT_BEST]
     for job, (_, at4, at8, growth, met) in scaling.items():
-        assert float(at4) > 0 and float(at8) > 0 and met in ("yes", "NO"), job
+        assert float(at4) > 0 and float(at8) > 0 and met in (("",) if job == FLOOR else ("yes", "NO")), job
+    assert scaling[AT_BEST][1] == scaling[SCALED[0]][1]  # the fewest's own time, then only the floor's growth
     assert len(list((keep / "big").glob("projects/*/tasks/**/*.sql"))) == 50
     assert len(list((keep / "big").glob("projects/*"))) == 4  # several projects of tens of tasks
     assert len(list((keep / "small8").glob("projects/*"))) == 8

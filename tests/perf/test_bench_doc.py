@@ -1,0 +1,33 @@
+"""The scaling table's floor rows (`scripts/bench_doc.scaling_table`), on figures given here."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import bench_doc  # noqa: E402
+
+
+def _rows(**seconds: float) -> list[SimpleNamespace]:
+    jobs = {"nothing": bench_doc.SCALED_JOBS[0], "floor": bench_doc.FLOOR_JOB}
+    return [SimpleNamespace(job=jobs[name], flinkx=SimpleNamespace(seconds=s)) for name, s in seconds.items()]
+
+
+def _cells(table: str, job: str) -> list[str]:
+    line = next(line for line in table.splitlines() if line.startswith(f"| {job} |"))
+    return [cell.strip() for cell in line.strip().strip("|").split("|")][1:]
+
+
+def test_nothing_changed_at_best_adds_only_the_floors_growth_to_the_fewest_projects_time() -> None:
+    table = bench_doc.scaling_table({100: _rows(nothing=0.10, floor=0.01), 1600: _rows(nothing=0.26, floor=0.13)})
+    assert _cells(table, bench_doc.SCALED_JOBS[0]) == ["0.10", "0.26", "2.60", "NO"]
+    assert _cells(table, bench_doc.FLOOR_JOB) == ["0.01", "0.13", "13.00", ""]  # a bound, not a job: no verdict
+    at_best = "nothing changed at best: the fewest's time plus the floor's growth"
+    assert _cells(table, at_best) == ["0.10", "0.22", "2.20", "NO"]
+
+
+def test_a_floor_that_grows_little_lets_the_row_be_met() -> None:
+    table = bench_doc.scaling_table({100: _rows(nothing=0.40, floor=0.01), 1600: _rows(nothing=0.50, floor=0.05)})
+    assert _cells(table, "nothing changed at best: the fewest's time plus the floor's growth")[-2:] == ["1.10", "yes"]
+    assert _cells(table, bench_doc.SCALED_JOBS[0])[-1] == "yes"
