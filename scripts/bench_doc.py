@@ -19,7 +19,7 @@ DOC = REPO / "docs" / "performance.md"
 SCALED_JOBS = ("warm build, nothing changed", "build after one task changed", "lint one file",
                "impact again, same change")
 # what any build must do before it can say "nothing changed", timed beside the jobs (`bench.STAT_WALK`)
-FLOOR_JOB = "floor: stat every file below projects/ and build/ (Python, no flinkx)"
+FLOOR_JOB = "floor: stat every input file, the files below projects/ (Python, no flinkx)"
 MAX_SCALING = 1.5  # the per-change rows may grow this much from the fewest to the most projects
 HISTORY_HEADER = ["commit", "workspace", "cold build / sqlfluff parse", "nothing changed (s)", "one task changed (s)",
                   "lint one file (s)", "impact again (s)", "cold lint / sqlfluff lint", "peak RSS (MB)", "load average"]

@@ -17,7 +17,7 @@ from pathlib import Path
 pytestmark = pytest.mark.slow  # end to end, tens of seconds: .ci/run runs it after the README command
 
 REPO = Path(__file__).resolve().parents[2]
-FLOOR = "floor: stat every file below projects/ and build/"  # as `_tables` keys it (up to " (")
+FLOOR = "floor: stat every input file, the files below projects/"  # as `_tables` keys it (up to " (")
 AT_BEST = "nothing changed at best: the fewest's time plus the floor's growth"
 JOBS = [
     "cold build",
