@@ -436,13 +436,34 @@ def _build() -> Dialect:
     return dataphin
 
 
+def _expanded_once(raw: Dialect) -> Dialect:
+    """`raw`, whose `expand()` (sqlfluff calls it for every FluffConfig) gives one expanded copy.
+
+    sqlfluff expands the dialect anew for each configuration: 12 ms, four fifths of making one.
+    flinkx makes one per variable context (a project's variables are the placeholder templater's
+    values), so a cold lint of 400 small projects expanded it 800 times, about 7 % of its CPU.
+    sqlfluff itself shares one expanded dialect between the copies of a configuration
+    (`FluffConfig.copy`: "effectively immutable"), so sharing it between configurations is the same.
+    """
+    expanded: list[Dialect] = []
+    expand = raw.expand
+
+    def expand_once() -> Dialect:
+        if not expanded:
+            expanded.append(expand())
+        return expanded[0]
+
+    raw.expand = expand_once  # type: ignore[method-assign]
+    return raw
+
+
 def register() -> None:
     """Make ``dialect = dataphin`` loadable by sqlfluff (idempotent)."""
     from sqlfluff.core import dialects as registry
 
     if _MODULE_NAME not in sys.modules:
         module = types.ModuleType(_MODULE_NAME)
-        module.dataphin_dialect = _build()  # type: ignore[attr-defined]
+        module.dataphin_dialect = _expanded_once(_build())  # type: ignore[attr-defined]
         sys.modules[_MODULE_NAME] = module
     registry._dialect_lookup.setdefault(DIALECT_NAME, ("dialect_dataphin", "dataphin_dialect"))
 

@@ -90,3 +90,18 @@ def test_a_sqlfluff_comment_in_a_task_is_only_a_comment():
     assert linted.tree is not None and "unparsable" not in linted.tree.descendant_type_set
     assert {"FX01", "FX03"} <= {v.rule_code() for v in linted.violations}  # `watermark` unquoted, its value too
     assert linter.config.get("dialect") == "dataphin"
+
+
+def test_configurations_of_other_variable_contexts_share_one_expanded_dialect() -> None:
+    # sqlfluff expands a dialect for each configuration, and flinkx makes one per project's
+    # variables: a cold lint of 400 small projects expanded it 800 times (`dialect._expanded_once`)
+    ods, dim = fluff_config((("proj", "ods"),)), fluff_config((("proj", "dim"),))
+    assert ods.get("dialect_obj") is dim.get("dialect_obj")
+    assert ods.get("dialect_obj").expanded
+    # each still renders its own values, and parses as sqlfluff's own entry point does
+    sql = "INSERT INTO dws.t SELECT a FROM ${proj}.orders\n"
+    for config, rendered in ((ods, "ods.orders"), (dim, "dim.orders"), (ods, "ods.orders")):
+        linter = Linter(config=config)
+        ours, theirs = parse_statement(linter, sql, "t.sql"), linter.parse_string(sql, "t.sql")
+        assert rendered in ours.tree.raw and ours.tree.stringify() == theirs.tree.stringify()
+        assert "unparsable" not in ours.tree.stringify()
