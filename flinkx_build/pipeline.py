@@ -182,8 +182,10 @@ class Session:
             self._parsed[task.key] = statements
         return self._parsed[task.key]
 
-    def remember_parse(self, task: Task, statements: list[ParsedStatement], store: bool = True) -> None:
-        """Adopt a parse made elsewhere (lint parses while it lints); `store=False`: it came from a cache."""
+    def remember_parse(self, task: Task, statements: list[ParsedStatement], store: bool = True,
+                       encoded: list[dict] | None = None) -> None:
+        """Adopt a parse made elsewhere (lint parses while it lints); `store=False`: it came from a cache.
+        `encoded`: the statements' JSON, when the caller made it (`ParseCache.put`)."""
         self._parsed[task.key] = statements
         self._analysed.pop(task.key, None)
         self._compiled.pop(task.key, None)
@@ -191,7 +193,7 @@ class Session:
         self._lite.pop(task.key, None)
         if store:
             context = self.context_for(task)
-            self.cache.put(ParseCache.key(task.text, context), statements)
+            self.cache.put(ParseCache.key(task.text, context), statements, encoded)
 
     def analysed(self, task: Task) -> AnalysedTask:
         """The task with every reference bound and every column analysed, its checks' findings included."""

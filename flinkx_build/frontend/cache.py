@@ -47,5 +47,7 @@ class ParseCache:
         except Exception:  # well-formed JSON of the wrong shape: parse again
             return None
 
-    def put(self, key: str, statements: list[ParsedStatement]) -> None:
-        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, [s.to_json() for s in statements])
+    def put(self, key: str, statements: list[ParsedStatement], encoded: list[dict] | None = None) -> None:
+        """`encoded`: the statements' `to_json()`, when the caller made it already (lint stores it twice)."""
+        data = encoded if encoded is not None else [s.to_json() for s in statements]
+        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, data)

@@ -37,10 +37,9 @@ def _lint_one(index: int) -> dict[str, Any]:
     session, tasks, codes, keys = _WORK
     task = tasks[index]
     diags, parsed, _ = run_rule_pass(rule_job(session, task, False, codes))
-    result = RulePass(diags, parsed)
-    RuleCache(session.cache.root).put(keys[task.key], result)
-    session.remember_parse(task, parsed)  # into the parse cache too: the next build reuses it
-    return result.to_json()
+    data = RuleCache(session.cache.root).put(keys[task.key], RulePass(diags, parsed))
+    session.remember_parse(task, parsed, encoded=data["parsed"])  # into the parse cache too: the next build reuses it
+    return data
 
 
 def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilter,

@@ -68,8 +68,12 @@ class RuleCache:
         data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)
         return None if data is None else RulePass.from_json(data)
 
-    def put(self, key: str, result: RulePass) -> None:
-        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, result.to_json())
+    def put(self, key: str, result: RulePass) -> dict[str, Any]:
+        """Store `result`; its JSON, which the parse cache and a worker's answer reuse (encoding a
+        task's parse is as long as the rest of storing it: once, not three times)."""
+        data = result.to_json()
+        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, data)
+        return data
 
 
 @dataclass(frozen=True)

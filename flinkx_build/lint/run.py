@@ -58,9 +58,8 @@ def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter
         session.remember_parse(task, done.parsed, store=False)
         return _with_model_findings(session, task, codes, done.diagnostics, [], ())
     diags, parsed, edits, rules = _rule_pass(session, task, fix, codes)
-    if key is not None:
-        rule_cache.put(key, RulePass(diags, parsed))
-    session.remember_parse(task, parsed)
+    encoded = rule_cache.put(key, RulePass(diags, parsed))["parsed"] if key is not None else None
+    session.remember_parse(task, parsed, encoded=encoded)
     return _with_model_findings(session, task, codes, diags, edits, rules)
 
 
