@@ -20,6 +20,7 @@ SCALED_JOBS = ("warm build, nothing changed", "build after one task changed", "l
                "impact again, same change")
 # what any build must do before it can say "nothing changed", timed beside the jobs (`bench.STAT_WALK`)
 FLOOR_JOB = "floor: stat every input file, the files below projects/ (Python, no flinkx)"
+AT_BEST_JOB = "nothing changed at best: the fewest's time plus the floor's growth"
 MAX_SCALING = 1.5  # the per-change rows may grow this much from the fewest to the most projects
 HISTORY_HEADER = ["commit", "workspace", "cold build / sqlfluff parse", "nothing changed (s)", "one task changed (s)",
                   "lint one file (s)", "impact again (s)", "cold lint / sqlfluff lint", "peak RSS (MB)", "load average"]
@@ -37,21 +38,21 @@ def scaling_table(by_size: dict[int, list[Any]]) -> str:
     lines = [f"Scaling of the per-change jobs (many small projects, about 2.75 tasks each)", "",
              "| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(sizes) + 1) + "---|"]
 
-    def line(job: str, cells: list[float], met: bool | None) -> str:
+    def line(job: str, cells: list[float], judged: bool = True) -> str:
         growth = cells[-1] / cells[0] if cells[0] else float("inf")
-        verdict = "" if met is None else "yes" if met and growth <= MAX_SCALING else "NO"
+        verdict = "" if not judged else "yes" if growth <= MAX_SCALING else "NO"
         return "| " + " | ".join([job, *(f"{c:.2f}" for c in cells), f"{growth:.2f}", verdict]) + " |"
 
     for job in SCALED_JOBS:
         cells = [seconds[size].get(job) for size in sizes]
         if all(c is not None for c in cells):
-            lines.append(line(job, cells, True))
+            lines.append(line(job, cells))
     floor = [seconds[size].get(FLOOR_JOB) for size in sizes]
     unchanged = [seconds[size].get(SCALED_JOBS[0]) for size in sizes]
     if all(c is not None for c in floor + unchanged):
-        lines.append(line(FLOOR_JOB, floor, None))
+        lines.append(line(FLOOR_JOB, floor, judged=False))
         at_best = [unchanged[0] + f - floor[0] for f in floor]
-        lines.append(line("nothing changed at best: the fewest's time plus the floor's growth", at_best, True))
+        lines.append(line(AT_BEST_JOB, at_best))
     return "\n".join(lines)
 
 

@@ -441,7 +441,8 @@ def _expanded_once(raw: Dialect) -> Dialect:
 
     sqlfluff expands the dialect anew for each configuration: 12 ms, four fifths of making one.
     flinkx makes one per variable context (a project's variables are the placeholder templater's
-    values), so a cold lint of 400 small projects expanded it 800 times, about 7 % of its CPU.
+    values), so a cold lint of 400 small projects expanded it 800 times (a task's rule pass
+    40 -> 34 ms once it is shared, measured on 200 of them).
     sqlfluff itself shares one expanded dialect between the copies of a configuration
     (`FluffConfig.copy`: "effectively immutable"), so sharing it between configurations is the same.
     """

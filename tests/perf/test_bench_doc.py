@@ -23,11 +23,10 @@ def test_nothing_changed_at_best_adds_only_the_floors_growth_to_the_fewest_proje
     table = bench_doc.scaling_table({100: _rows(nothing=0.10, floor=0.01), 1600: _rows(nothing=0.26, floor=0.13)})
     assert _cells(table, bench_doc.SCALED_JOBS[0]) == ["0.10", "0.26", "2.60", "NO"]
     assert _cells(table, bench_doc.FLOOR_JOB) == ["0.01", "0.13", "13.00", ""]  # a bound, not a job: no verdict
-    at_best = "nothing changed at best: the fewest's time plus the floor's growth"
-    assert _cells(table, at_best) == ["0.10", "0.22", "2.20", "NO"]
+    assert _cells(table, bench_doc.AT_BEST_JOB) == ["0.10", "0.22", "2.20", "NO"]
 
 
 def test_a_floor_that_grows_little_lets_the_row_be_met() -> None:
     table = bench_doc.scaling_table({100: _rows(nothing=0.40, floor=0.01), 1600: _rows(nothing=0.50, floor=0.05)})
-    assert _cells(table, "nothing changed at best: the fewest's time plus the floor's growth")[-2:] == ["1.10", "yes"]
+    assert _cells(table, bench_doc.AT_BEST_JOB)[-2:] == ["1.10", "yes"]
     assert _cells(table, bench_doc.SCALED_JOBS[0])[-1] == "yes"
