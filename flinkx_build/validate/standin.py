@@ -73,6 +73,9 @@ def swap_connector(options: Mapping[str, str]) -> dict[str, str]:
     (the stand-in validates none) and the original is recorded for messages."""
     connector = original_connector(options)
     swapped = dict(options)
+    # a legacy descriptor's 'connector.type' sends Flink to a legacy TableSourceFactory whatever
+    # 'connector' says: the stand-in plays it only without that key (the original is recorded below)
+    swapped.pop("connector.type", None)
     swapped["connector"] = STANDIN
     swapped[ORIGINAL_KEY] = connector
     swapped[SOURCE_CHANGELOG_KEY] = source_changelog(connector, options)

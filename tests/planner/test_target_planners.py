@@ -25,6 +25,8 @@ ORDERS = "CREATE TEMPORARY TABLE orders (order_id BIGINT, user_id BIGINT, amount
 TOTALS = ("CREATE TEMPORARY TABLE totals (user_id BIGINT, total DECIMAL(38, 2), PRIMARY KEY (user_id) NOT ENFORCED) "
           "WITH ('connector' = 'jdbc')")
 BODIES = "CREATE TEMPORARY TABLE bodies (order_id BIGINT, body STRING) WITH ('connector' = 'print')"
+SIDE_INPUT = ("CREATE TEMPORARY TABLE side_input (key BIGINT, `value` VARCHAR) WITH ('connector.type' = 'filesystem', "
+              "'connector.path' = 'file:///opt/flink/data/side_input.txt', 'format.type' = 'csv')")
 MISMATCH = "INSERT INTO totals SELECT CAST(COUNT(*) AS BIGINT) AS user_id, SUM(amount) AS total FROM orders GROUP BY order_id"
 # task -> (statements, verdict on 1.20, verdict on 2.3): None = accepted, else a piece of Flink's message
 CASES: dict[str, tuple[list[str], str | None, str | None]] = {
@@ -43,6 +45,10 @@ CASES: dict[str, tuple[list[str], str | None, str | None]] = {
                              "INSERT INTO bodies SELECT order_id, mask(payload) FROM orders"], None, None),
     "a function without a declaration": ([ORDERS, "CREATE TEMPORARY FUNCTION other AS 'com.shop.Other'"],
                                          "return type is not declared", "return type is not declared"),
+    # issue 44 case 15: nexmark q13's side input, a legacy descriptor table ('connector.type'), joined by lookup
+    "a legacy connector.type table": ([ORDERS, SIDE_INPUT, BODIES, "INSERT INTO bodies SELECT o.order_id, s.`value` FROM "
+                                       "(SELECT *, PROCTIME() AS p_time FROM orders) AS o JOIN side_input FOR SYSTEM_TIME "
+                                       "AS OF o.p_time AS s ON MOD(o.order_id, 10000) = s.key"], None, None),
 }
 UDFS = (UdfStub("mask", "STRING"),)
 

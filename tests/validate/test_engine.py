@@ -176,6 +176,17 @@ JOIN dim_user FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.user_id = u.user_id;
     assert session.validate(script(sql, udfs=UDFS)) == []
 
 
+def test_a_legacy_descriptor_table_is_played_by_the_stand_in(session):
+    # issue 44 case 15: nexmark q13's side input ('connector.type' = 'filesystem') failed with a factory error
+    sql = DDL + """
+CREATE TABLE side_input (key BIGINT, `value` VARCHAR) WITH (
+  'connector.type' = 'filesystem', 'connector.path' = 'file:///opt/flink/data/side_input.txt', 'format.type' = 'csv');
+SELECT o.order_id, s.`value` FROM orders AS o
+JOIN side_input FOR SYSTEM_TIME AS OF o.proc_time AS s ON MOD(o.order_id, 10000) = s.key;
+"""
+    assert session.validate(script(sql, udfs=UDFS)) == []
+
+
 def test_wrong_column_name(session):
     sql = DDL + """
 INSERT INTO order_audit

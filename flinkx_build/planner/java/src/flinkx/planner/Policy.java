@@ -62,6 +62,9 @@ final class Policy {
     Map<String, String> swap(Map<String, String> options) {
         String connector = original(options);
         Map<String, String> swapped = new LinkedHashMap<>(options);
+        // a legacy descriptor's 'connector.type' makes Flink look for a legacy TableSourceFactory, whatever
+        // 'connector' says: the stand-in plays it only without that key (the original stays recorded below)
+        swapped.remove("connector.type");
         swapped.put("connector", PlanningTableFactory.IDENTIFIER);
         swapped.put(PlanningTableFactory.ORIGINAL, connector);
         boolean changelogFormat = false;
