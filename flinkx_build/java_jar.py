@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 import zipfile
 from pathlib import Path
+
+from flinkx_build import child_process
 
 
 class JavacFailed(Exception):
@@ -25,13 +26,13 @@ def build_jar(javac: str, release: str, classpath: str, sources: list[Path], res
     jar = final_dir / jar_name
     if jar.is_file():
         return jar
-    work = Path(tempfile.mkdtemp(prefix="build-", dir=final_dir.parent))
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=final_dir.parent)).resolve()
     try:
         classes = work / "classes"
         classes.mkdir()
         cmd = [javac, "--release", release, "-nowarn", "-encoding", "UTF-8", "-cp", classpath,
                "-d", str(classes), *(str(p) for p in sources if p.suffix == ".java")]
-        done = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        done = child_process.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             raise JavacFailed(next((line for line in done.stderr.splitlines() if "error" in line), done.stderr.strip()[:300]))
         staged = work / "jar"

@@ -15,7 +15,6 @@ import os
 import shutil
 import signal
 import stat
-import subprocess
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Iterator
 
+from flinkx_build import child_process
 from flinkx_build.errors import UsageError
 from flinkx_build.limits import MAX_FILE_BYTES
 
@@ -41,11 +41,13 @@ class Revision:
 
 
 def _git(repo: Path, *args: str, input_: bytes | None = None) -> bytes:
-    env = {**os.environ, "GIT_LITERAL_PATHSPECS": "1", "LC_ALL": "C"}
-    try:
-        done = subprocess.run(["git", "-C", str(repo), *args], input=input_, capture_output=True, env=env, check=False)
-    except FileNotFoundError:
-        raise UsageError("git is not installed (flinkx impact reads revisions with git)") from None
+    # pathspecs are literal (a file named like a glob is itself), and git's messages are read in one language
+    env = {"GIT_LITERAL_PATHSPECS": "1", "LC_ALL": "C"}
+    program = child_process.find_program("git")
+    if program is None:
+        raise UsageError("git is not installed (flinkx impact reads revisions with git)")
+    done = child_process.run([program, "-C", os.path.abspath(repo), *args], input=input_, capture_output=True, env=env,
+                             check=False)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise _GitFailed(message[-1] if message else f"git {args[0]} failed")

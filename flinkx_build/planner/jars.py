@@ -19,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO
 
+from flinkx_build import child_process
 from flinkx_build.cache_root import HOME_ENV
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
@@ -116,15 +117,17 @@ def _download(target: Target, work: Path, progress: IO[str]) -> Path:
     """pip's own download of the pinned wheel into `work`; its progress goes to `progress` (stderr)."""
     print(f"flinkx: fetching the Flink {target.version} planner's jars (apache-flink-libraries "
           f"{target.libraries_version}, about 330 MB) into {user_cache_dir()} once", file=progress, flush=True)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check",
-           "--progress-bar", "on" if progress.isatty() else "off",
-           f"apache-flink-libraries=={target.libraries_version}", "-d", str(work)]
+    # isolated (-I) and outside the workspace: `-m pip` would otherwise import a `pip/` the working folder holds
+    cmd = child_process.python_command(
+        "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check",
+        "--progress-bar", "on" if progress.isatty() else "off",
+        f"apache-flink-libraries=={target.libraries_version}", "-d", str(work.resolve()))
     direct: IO[str] | int = progress  # pip writes its lines (and on a terminal its bar) straight there
     try:
         progress.fileno()
     except (OSError, ValueError, AttributeError):
         direct = subprocess.PIPE  # a stream without a file (tests): relayed once pip is done
-    done = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=direct, stderr=subprocess.PIPE, text=True)
+    done = child_process.run(cmd, stdout=direct, stderr=subprocess.PIPE, text=True)
     if direct == subprocess.PIPE and done.stdout:
         progress.write(done.stdout)
     wheel = work / target.wheel_name

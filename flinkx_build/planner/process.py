@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import IO
 from typing import Any
 
+from flinkx_build import child_process
 from flinkx_build.planner import protocol
 from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
@@ -51,7 +52,8 @@ def command(java: str, jar: Path, lib: Path, *mode: str, jars: tuple[Path, ...] 
     """The driver's command line: only flinkx's jar and the target's jars on the class path (and, for
     `flinkx deploy --apply` alone, the operator's connector jars `jars`)."""
     extra = os.environ.get("JVM_ARGS", "").split()  # the user's, last so they win (as for the gateway)
-    path = os.pathsep.join([str(jar), str(lib / "*"), *(str(j) for j in jars)])
+    # absolute: the driver runs in flinkx's own working folder (child_process.py), not the caller's
+    path = os.pathsep.join([str(jar.resolve()), str(lib.resolve() / "*"), *(str(j.resolve()) for j in jars)])
     return [java, *JVM_ARGS, *extra, "-cp", path, "flinkx.planner.Driver", *mode]
 
 
@@ -152,8 +154,8 @@ class ChildPlanner(Planner):
 
     def __init__(self, java: str, jar: Path, lib: Path, jars: tuple[Path, ...] = ()) -> None:
         started = time.perf_counter()
-        self._process = subprocess.Popen(command(java, jar, lib, "--stdio", jars=jars), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self._process = child_process.popen(command(java, jar, lib, "--stdio", jars=jars), stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(target=self._drain, daemon=True).start()
         assert self._process.stdin is not None and self._process.stdout is not None

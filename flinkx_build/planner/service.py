@@ -16,6 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from flinkx_build import child_process
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
 from flinkx_build.planner.process import PlannerStopped
@@ -30,7 +31,7 @@ _MAX_SOCKET_PATH = 100  # sun_path holds 108 bytes on Linux
 
 
 def folder() -> Path:
-    return private_folder(private_folder(user_cache_dir()) / "planner")
+    return private_folder(private_folder(user_cache_dir()) / "planner").resolve()
 
 
 def socket_path(target: Target, jar: Path) -> Path:
@@ -75,7 +76,7 @@ def _start(target: Target, java: str, jar: Path, lib: Path, path: Path) -> socke
             return sock
         log = open(folder() / f"{target.version}.log", "ab")
         try:
-            process = subprocess.Popen(
+            process = child_process.popen(
                 command(java, jar, lib, "--socket", str(path), "--idle-seconds", str(idle_seconds())),
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True)
         finally:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO
 
+from flinkx_build.child_process import java_tool
 from flinkx_build.planner import jars
 from flinkx_build.planner.jar import DriverUnavailable
 from flinkx_build.planner.jar import JAVA_MISSING
@@ -19,7 +20,6 @@ from flinkx_build.planner.service import warm_planner
 from flinkx_build.targets import Target
 from flinkx_build.targets import supported
 from flinkx_build.targets import target as target_named
-from flinkx_build.validate.jvm import java_tool
 
 
 class PlannerUnavailable(Exception):
@@ -61,7 +61,9 @@ def open_planner(flink_version: str, *, fetch: bool = True, warm: bool = False,
     try:
         lib = jars.jars_lib(target, progress)
         jar = driver_jar(target, lib, java_tool("javac"))
-        java = java_tool("java") or "java"
+        java = java_tool("java")
+        if java is None:
+            raise PlannerUnavailable(JAVA_MISSING)
         if warm and not extra_jars:
             try:
                 return warm_planner(target, java, jar, lib)

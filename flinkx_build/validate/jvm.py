@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from flinkx_build.cache_root import HOME_ENV
+from flinkx_build.child_process import java_tool
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
 from flinkx_build.java_jar import JavacFailed
@@ -49,17 +50,6 @@ class Toolchain:
     flink_version: str
 
 
-def _java_tool(name: str) -> str | None:
-    # PyFlink itself prefers JAVA_HOME, then the PATH: use the same JDK for javac and the JVM.
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home:
-        candidate = Path(java_home, "bin", name)
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return shutil.which(name)
-
-
-java_tool = _java_tool  # the planner driver (planner/jar.py) runs the same JDK
 
 
 def find_toolchain() -> Toolchain | str:
@@ -73,14 +63,14 @@ def find_toolchain() -> Toolchain | str:
     flink_home = Path(os.environ.get("FLINK_HOME") or next(iter(spec.submodule_search_locations)))
     if not (flink_home / "lib").is_dir() or not list((flink_home / "lib").glob("flink-dist*.jar")):
         return f"PyFlink at {flink_home} has no lib/flink-dist jar"
-    java = _java_tool("java")
+    java = java_tool("java")
     if java is None:
         return JAVA_MISSING
     try:
         version = metadata.version("apache-flink")
     except metadata.PackageNotFoundError:
         version = "unknown"
-    return Toolchain(java=java, javac=_java_tool("javac"), flink_home=flink_home,
+    return Toolchain(java=java, javac=java_tool("javac"), flink_home=flink_home,
                      flink_version=version)
 
 

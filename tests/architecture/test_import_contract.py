@@ -23,7 +23,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "flinkx_build"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # core types, diagnostics, hashing, process and cache plumbing: no knowledge of SQL
     ("core", ("flinkx_build", "paths", "variables", "progress", "noqa", "hashing", "json_codec", "forked", "credentials", "errors", "limits",
-              "cache_root", "cache_secret", "cache_prune", "cache_entries", "cache_version", "markdown_text", "java_jar")),
+              "cache_root", "cache_secret", "cache_prune", "cache_entries", "cache_version", "markdown_text", "java_jar",
+              "child_process")),
     # what Flink, the engines and the connectors accept: tables of facts
     ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text", "flink_types", "targets")),
     # the workspace model: plain dataclasses every stage reads
