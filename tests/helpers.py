@@ -49,3 +49,32 @@ def flink_session(tmp_path_factory) -> Iterator[FlinkSession]:
         pytest.skip(f"Flink unavailable: {reason}")
     with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
         yield session
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "example-workspace"
+
+
+def edited_example(root: Path, edits: list[tuple[str, str, str]]) -> Path:
+    """A copy of the example workspace with each (file, old text, new text) edit made once; old "" appends.
+    The mistakes of issue 44 are such edits."""
+    import shutil
+
+    ws = root / "example"
+    shutil.copytree(EXAMPLE, ws, ignore=shutil.ignore_patterns("build", ".flinkx-cache", "engines"))
+    for rel, old, new in edits:
+        path = ws / rel
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        assert old in text, (rel, old)
+        path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
+    return ws
+
+
+def one_verdict(cli, ws: Path) -> list[str]:
+    """The findings lint and `build --check` both print (they must print the same lines, and exit alike)."""
+    lint = cli("lint", ".", cwd=ws)
+    build = cli("build", "--check", ".", cwd=ws)
+    lint_lines = [line for line in lint.stdout.splitlines() if line.strip()]
+    build_lines = [line for line in build.stdout.splitlines() if line.strip()]
+    assert lint_lines == build_lines, (lint_lines, build_lines)
+    assert lint.exit_code == build.exit_code, (lint.exit_code, build.exit_code)
+    return lint_lines

@@ -62,6 +62,18 @@ def double_quoted_strings(comment: str) -> list[tuple[int, str]]:
     return found
 
 
+def as_single_quoted(token: str) -> str:
+    """A double-quoted string token as the single-quoted literal Flink reads (quotes inside doubled)."""
+    text = token[1:-1].replace('""', '"')
+    return "'" + text.replace("'", "''") + "'"
+
+
+def double_quoted_message(what: str, token: str) -> str:
+    """FX02's words for a double-quoted `what` ("SET value", "hint value"): the sqlfluff rule and the
+    build say exactly this, so lint and `build --check` print one line."""
+    return f"{what} {token} must be a single-quoted string: {as_single_quoted(token)}."
+
+
 def parse_hint(comment: str) -> ParsedHint:
     """Parse the text of a ``/*+ ... */`` comment."""
     body = comment[3:-2] if comment.startswith("/*+") and comment.endswith("*/") else comment

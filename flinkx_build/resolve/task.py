@@ -24,6 +24,7 @@ from flinkx_build.resolve.effective import locked_options
 from flinkx_build.resolve.names import choose_candidate
 from flinkx_build.resolve.names import find_function
 from flinkx_build.resolve.names import find_table
+from flinkx_build.resolve.quoting import double_quoted_values
 from flinkx_build.resolve.sets import collect_settings
 from flinkx_build.resolve.sets import is_flink_config
 from flinkx_build.workspace_model import MetaTable
@@ -49,6 +50,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
                 diags.append(Diagnostic(path, at.line, at.col, code, client.message, client.hint))
                 continue
             diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message))
+    diags.extend(double_quoted_values(task.text, path, parsed))
     settings, table_types = collect_settings(ws, task.project, parsed, path, diags)
     statements = [AnalysedStatement(p) for p in parsed]
     resolved = AnalysedTask(task, statements, {}, {}, set(), set(), {}, diags, mode=mode)

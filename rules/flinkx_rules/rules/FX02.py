@@ -14,6 +14,7 @@ from sqlfluff.core.rules import LintResult
 from sqlfluff.core.rules import RuleContext
 from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 
+from flinkx_build.frontend.hints import double_quoted_message
 from flinkx_build.frontend.hints import double_quoted_strings
 
 # Statements whose `WITH (...)` holds connector/catalog/function options.
@@ -173,7 +174,7 @@ def _set_value(statement: BaseSegment) -> Optional[list[LintResult]]:
     return [LintResult(
         anchor=token,
         fixes=[LintFix.replace(token, [replacement])],
-        description=f"SET value {token.raw} must be a single-quoted string: {replacement.raw}.",
+        description=double_quoted_message("SET value", token.raw),
     )]
 
 
@@ -197,7 +198,7 @@ def _hint_values(comment: BaseSegment) -> Optional[list[LintResult]]:
         results.append(LintResult(
             anchor=_at_offset(comment, offset, len(token)),
             fixes=[fix] if n == 0 else [],
-            description=f"hint value {token} must be a single-quoted string: {single_quoted(_double_quoted_text(token)).raw}.",
+            description=double_quoted_message("hint value", token),
         ))
     return results
 
