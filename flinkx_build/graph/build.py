@@ -148,6 +148,10 @@ def find_cycles(graph: nx.DiGraph, include_lookups: bool | None = None) -> list[
     return sorted(cycles)
 
 
+CYCLE_HINT = ("break the loop: let one of these tasks write another table, or read its input by a lookup join "
+              "(FOR SYSTEM_TIME AS OF), which a stream build does not count as a dependency")
+
+
 def cycle_diagnostics(graph: nx.DiGraph, cycles: list[list[str]]) -> list[Diagnostic]:
     """FX200 at the INSERT of the first task of each cycle that closes the loop."""
     out = []
@@ -156,7 +160,7 @@ def cycle_diagnostics(graph: nx.DiGraph, cycles: list[list[str]]) -> list[Diagno
         data = graph.edges[first, nxt] if graph.has_edge(first, nxt) else {}
         source = _shown(graph, graph.nodes[first].get("source", first))
         path = " -> ".join([*cycle, cycle[0]])
-        out.append(Diagnostic(source, data.get("line", 1), data.get("col", 1), "FX200", f"dependency cycle: {path}"))
+        out.append(Diagnostic(source, data.get("line", 1), data.get("col", 1), "FX200", f"dependency cycle: {path}", CYCLE_HINT))
     return out
 
 

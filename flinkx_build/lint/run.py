@@ -16,6 +16,8 @@ from pathlib import Path
 from flinkx_build.checks.workspace import wanted_opt_in
 from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.errors import Diagnostic
+from flinkx_build.graph.build import graph_parts
+from flinkx_build.graph.cycles import cycle_findings
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.lint.rule_worker import run_job
 from flinkx_build.lint.parallel import rule_passes_in_parallel
@@ -137,8 +139,10 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
             fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))
     if "*" in yaml_paths:  # the whole workspace: the checks that compare tasks with each other
         lint_cfg = session.workspace.config.lint
-        found = workspace_findings(session.workspace, [session.summary(t, compile=False) for t in tasks], whole=True,
-                                   opt_in=wanted_opt_in(lint_cfg.rules, codes.select))
+        summaries = [session.summary(t, compile=False) for t in tasks]
+        found = workspace_findings(session.workspace, summaries, whole=True, opt_in=wanted_opt_in(lint_cfg.rules, codes.select))
+        # a chain of tasks that feeds back into itself: FX200 as the build finds it, so lint and build agree
+        found += cycle_findings(graph_parts(session.workspace, summaries), session.cache.root)
         texts = {t.display_path: t.text for t in tasks}
         diags.extend(d for d in lint_cfg.apply(found) if codes.keeps(d.code) and not suppressed(texts.get(d.path, ""), d))
     return sorted(set(diags)), fixes

@@ -56,3 +56,36 @@ def test_a_cycle_closed_after_a_build_is_found(make_workspace, cli):
     result = cli("build", str(ws))
     assert result.exit_code == 1
     assert "FX200 dependency cycle: task.a.x -> table.a.t1 -> task.b.y -> table.b.t2 -> task.a.x" in result.stdout
+
+
+LOOP_TABLE = """name: {name}
+type: kafka
+kind: stream
+columns:
+  - {{name: id, type: BIGINT}}
+  - {{name: note, type: STRING}}
+with:
+  connector: kafka
+  topic: {name}
+  properties.bootstrap.servers: "${{kafka_servers}}"
+  properties.group.id: loop
+  scan.startup.mode: earliest-offset
+  format: json
+"""
+
+
+def test_lint_reports_a_pure_cross_project_cycle_as_the_build_does(cli, tmp_path):
+    # issue 44 case 10: dwd -> dws -> dwd, nothing else wrong: lint said clean, build FX200
+    from tests.helpers import edited_example
+    from tests.helpers import one_verdict
+
+    ws = edited_example(tmp_path, [
+        ("projects/dwd/tables/dwd_loop.yaml", "", LOOP_TABLE.format(name="dwd_loop")),
+        ("projects/dws/tables/dws_loop.yaml", "", LOOP_TABLE.format(name="dws_loop")),
+        ("projects/dwd/tasks/loop.sql", "", "INSERT INTO dwd_loop\nSELECT id, note FROM dws.dws_loop;\n"),
+        ("projects/dws/tasks/loop.sql", "", "INSERT INTO dws_loop\nSELECT id, note FROM dwd.dwd_loop;\n"),
+    ])
+    assert one_verdict(cli, ws) == [
+        "projects/dwd/tasks/loop.sql:1:13: FX200 dependency cycle: task.dwd.loop -> table.dwd.dwd_loop -> task.dws.loop "
+        "-> table.dws.dws_loop -> task.dwd.loop (break the loop: let one of these tasks write another table, or read its "
+        "input by a lookup join (FOR SYSTEM_TIME AS OF), which a stream build does not count as a dependency)"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from flinkx_build.errors import UsageError
+from flinkx_build.graph.build import CYCLE_HINT
 from flinkx_build.graph.build import find_cycles
 from flinkx_build.graph.build import workspace_graph
 from flinkx_build.graph.select import resolve_node
@@ -171,7 +172,8 @@ def test_cycle_is_reported_with_its_path(make_workspace, cli):
     assert result.exit_code == 1
     assert json.loads(result.stdout)["cycles"] == [["task.a.x", "table.a.t1", "task.b.y", "table.b.t2"]]
     line = result.stderr.strip()
-    assert line.endswith("projects/a/tasks/x.sql:2:13: FX200 dependency cycle: task.a.x -> table.a.t1 -> task.b.y -> table.b.t2 -> task.a.x")
+    assert line.endswith("projects/a/tasks/x.sql:2:13: FX200 dependency cycle: task.a.x -> table.a.t1 -> task.b.y -> table.b.t2 -> task.a.x"
+                         f" ({CYCLE_HINT})")
 
 
 def test_lookup_loop_is_not_a_cycle_in_stream_mode(make_workspace):
