@@ -134,6 +134,8 @@ CODES: dict[str, tuple[str, str]] = {
     "FX508": ("error", "unknown test reference"),
     "FX509": ("error", "column cannot be given or expected"),
     "FX510": ("error", "function not called by the task, or not scalar"),
+    "FX511": ("error", "a timeline step the task cannot take"),
+    "FX512": ("error", "a timeline time that is not a time or goes backwards"),
     # flinkx deploy (flinkx_build/deploy/, docs/deploy.md)
     "FX600": ("error", "the Flink cluster cannot be reached or refused a request"),
     "FX601": ("error", "a secret is not set in the environment"),

@@ -22,6 +22,8 @@ from flinkx_build.testing.fixtures import RawCase
 from flinkx_build.testing.fixtures import RawFunction
 from flinkx_build.testing.fixtures import RawRow
 from flinkx_build.testing.fixtures import RawTable
+from flinkx_build.testing.timeline import BoundStep
+from flinkx_build.testing.timeline import bind_timeline
 from flinkx_build.testing.values import FlinkType
 from flinkx_build.testing.values import argument_text
 from flinkx_build.testing.values import convert
@@ -52,6 +54,7 @@ class TableInfo:
     source_mode: str  # insert | upsert | all
     sink_mode: str
     pruned: set[str] = field(default_factory=set)  # meta table columns the task's DDL leaves out (lower)
+    watermark: bool = False  # its DDL in this task declares a WATERMARK
 
 
 @dataclass
@@ -82,6 +85,7 @@ class TestCase:
     expect: list[BoundTable] = field(default_factory=list)
     tables: dict[str, TableInfo] = field(default_factory=dict)  # every meta table of the task
     functions: dict[str, list[dict]] = field(default_factory=dict)  # emitted name (lower) -> calls
+    timeline: list[BoundStep] | None = None  # None: every given row at once, then the end of input
 
 
 def task_tables(resolved: AnalysedTask) -> tuple[dict[str, TableInfo], dict[str, str]]:
@@ -106,7 +110,8 @@ def task_tables(resolved: AnalysedTask) -> tuple[dict[str, TableInfo], dict[str,
         tables[key] = TableInfo(key, [name for _, name in use.variants], columns, list(first.primary_key),
                                 standin.source_changelog(connector, first.options),
                                 standin.sink_changelog(connector, first.options),
-                                {c.name.lower() for c in use.table.columns} - set(columns))
+                                {c.name.lower() for c in use.table.columns} - set(columns),
+                                any(definition.watermark for definition, _ in use.variants))
     names: dict[str, str] = {}
     project = resolved.task.project
     for key, info in tables.items():
@@ -172,11 +177,29 @@ def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Res
                 case.expect.append(BoundTable(info, entry.form, changes, entry.ordered, entry.loc))
         for function in raw.functions:
             _bind_function(function, resolved, case, diags)
-        if not raw.expect:
+        if raw.timeline is not None:
+            case.timeline = _bind_steps(raw, case, names, tables, resolved, diags)
+        if not raw.expect and not (case.timeline and any(s.kind == "expect" for s in case.timeline)):
             diags.append(Diagnostic(raw.loc.path, raw.loc.line, raw.loc.col, "FX500",
                                     f"test '{raw.name}' expects nothing (add a sink under expect)"))
         cases.append(case)
     return cases, diags
+
+
+def _bind_steps(raw: RawCase, case: TestCase, names: dict[str, str], tables: dict[str, TableInfo],
+                resolved: AnalysedTask, diags: list[Diagnostic]) -> list[BoundStep]:
+    def lookup(entry: RawTable, section: str) -> TableInfo | None:
+        used = resolved.reads if section == "given" else resolved.writes
+        return _table_info(entry, names, tables, used, section, raw.task, diags, set())
+
+    def bind_table(entry: RawTable, info: TableInfo, section: str) -> BoundTable:
+        changes = _convert_rows(entry.rows, info, section, diags)
+        if section == "given":
+            _check_kinds(changes, info, diags)
+        return BoundTable(info, entry.form, changes, entry.ordered, entry.loc)
+
+    watermarked = {key for key, info in tables.items() if info.watermark}
+    return bind_timeline(raw.timeline or [], case.mode, lookup, bind_table, watermarked, lambda i: i.key, diags)
 
 
 def _table_info(entry: RawTable, names: dict[str, str], tables: dict[str, TableInfo], used: set[str],

@@ -21,10 +21,11 @@ SHOWN_CHANGES = 12  # how much of an actual changelog a failure prints
 @dataclass
 class TableVerdict:
     table: str
-    form: str  # rows | changelog
+    form: str  # rows | changelog | kinds
     ok: bool
     summary: str = ""  # one line, e.g. "1 missing row, 1 unexpected row"
     details: list[str] = field(default_factory=list)
+    at: str = ""  # a timeline point ("by line 23"); "" at the end
 
 
 def final_table(changes: list[Change], primary_key: list[str]) -> list[dict[str, Any]]:
@@ -64,6 +65,8 @@ def _where(change: Change) -> str:
 def compare(expect: BoundTable, written: list[Change]) -> TableVerdict:
     if expect.form == "changelog":
         return _compare_changelog(expect, written)
+    if expect.form == "kinds":
+        return _compare_kinds(expect, written)
     return _compare_rows(expect, final_table(written, expect.table.primary_key))
 
 
@@ -151,3 +154,38 @@ def _compare_changelog(expect: BoundTable, written: list[Change]) -> TableVerdic
             verdict.details.append(f"  ... {len(written) - SHOWN_CHANGES} more")
         return verdict
     return verdict
+
+
+def _compare_kinds(expect: BoundTable, written: list[Change]) -> TableVerdict:
+    """The kinds of the changes received, in order (+I, -U, +U, -D), values not compared."""
+    verdict = TableVerdict(expect.table.key, "kinds", True)
+    wanted = [c.kind for c in expect.changes]
+    got = [c.kind for c in written]
+    if wanted == got:
+        return verdict
+    verdict.ok = False
+    differs = next((i for i, (w, g) in enumerate(zip(wanted, got)) if w != g), min(len(wanted), len(got)))
+    verdict.summary = (f"change {differs + 1} differs" if differs < min(len(wanted), len(got))
+                       else f"{len(got)} change(s), expected {len(wanted)}")
+    verdict.details.append(f"expected: {' '.join(wanted) or '(nothing)'}  ({expect.loc.path}:{expect.loc.line})")
+    verdict.details.append(f"actual:   {' '.join(got) or '(nothing)'}")
+    return verdict
+
+
+def point_verdicts(case: Any, run: Any) -> list[TableVerdict]:
+    """The verdicts of a timeline's `expect` steps, against what each sink had received by then."""
+    verdicts: list[TableVerdict] = []
+    points = getattr(run, "points", [])
+    expect_steps = [step for step in (case.timeline or []) if step.kind == "expect"]
+    for index, step in enumerate(expect_steps):
+        seen = points[index] if index < len(points) else {}
+        for expect in step.expect:
+            verdict = compare(expect, seen.get(expect.table.key, []))
+            verdict.at = f"by line {step.loc.line}"
+            verdicts.append(verdict)
+    return verdicts
+
+
+def late_notes(late: dict[str, int]) -> list[str]:
+    """`late: 1 row dropped by <operator>` per operator that dropped rows behind the watermark."""
+    return [f"late: {n} row{'s' * (n != 1)} dropped by {operator}" for operator, n in sorted(late.items())]

@@ -14,7 +14,10 @@ case fails with FX314, and the next case starts a new driver.
 from __future__ import annotations
 
 import json
+import re
 import time
+from dataclasses import dataclass
+from dataclasses import field
 from types import TracebackType
 from typing import Any
 from typing import Callable
@@ -25,6 +28,7 @@ from flinkx_build.planner.process import PlannerStopped
 from flinkx_build.planner.process import PlannerTimeout
 from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
+from flinkx_build.testing.bind import Change
 from flinkx_build.testing.bind import TableInfo
 from flinkx_build.testing.bind import TestCase
 from flinkx_build.testing.run import CASE_CONFIG
@@ -38,6 +42,7 @@ from flinkx_build.testing.run import created_function_name
 from flinkx_build.testing.run import declared_udf
 from flinkx_build.testing.run import job_failure
 from flinkx_build.testing.run import timeout_message
+from flinkx_build.testing.timeline import EVERY_SOURCE
 from flinkx_build.validate.findings import statement_sql
 from flinkx_build.validate.findings import summarize
 
@@ -81,11 +86,34 @@ def job_steps(case: TestCase, script: CompiledScript) -> list[dict[str, Any]]:
 def case_request(case: TestCase, script: CompiledScript, prefix: str, timeout: float) -> dict[str, Any]:
     emitted = {name: info for info in case.tables.values() for name in info.emitted}
     rows = {bound.table.key: _wire_rows(bound.changes, bound.table) for bound in case.given}
-    return {"test": {
+    request: dict[str, Any] = {
         "mode": case.mode, "prefix": prefix, "config": dict(CASE_CONFIG), "timeout_ms": int(timeout * 1000),
         "steps": job_steps(case, script),
         "tables": {name: rows.get(info.key, "[]") for name, info in emitted.items()},
-    }}
+    }
+    if case.timeline is not None:
+        request["timeline"] = timeline_steps(case)
+    return {"test": request}
+
+
+def timeline_steps(case: TestCase) -> list[dict[str, Any]]:
+    """The timeline as the driver plays it (TestJob, FixtureTimeline): tables by their emitted names."""
+    names = {info.key: info.emitted for info in case.tables.values()}
+    wire: list[dict[str, Any]] = []
+    for step in case.timeline or []:
+        if step.kind == "rows":
+            wire.append({"rows": {name: _wire_rows(bound.changes, bound.table)
+                                  for bound in step.given for name in bound.table.emitted}})
+        elif step.kind == "watermark":
+            wire.append({"watermark": {name: millis for key, millis in step.watermarks.items()
+                                       for name in (names.get(key, []) if key != EVERY_SOURCE else ["*"])}})
+        elif step.kind in ("idle", "active"):
+            wire.append({step.kind: [name for key in step.sources for name in names.get(key, [])]})
+        elif step.kind == "proctime":
+            wire.append({"proctime": step.proctime})
+        else:
+            wire.append({"point": True})
+    return wire
 
 
 def answer_error(answer: dict[str, Any], steps: list[dict[str, Any]], timeout: float) -> str:
@@ -109,6 +137,15 @@ def answer_error(answer: dict[str, Any], steps: list[dict[str, Any]], timeout: f
     if "error" in answer:
         return f"the Flink driver could not run the test: {answer['error']}"
     return ""
+
+
+@dataclass
+class DriverCaseRun(CaseRun):
+    """A case's run with what a timeline adds: the changes each sink had received at every `expect`
+    step (by meta table key) and the rows Flink's operators dropped as late, per operator."""
+
+    points: list[dict[str, list[Change]]] = field(default_factory=list)
+    late: dict[str, int] = field(default_factory=dict)
 
 
 class DriverTestRunner:
@@ -149,7 +186,7 @@ class DriverTestRunner:
     def run(self, case: TestCase, script: CompiledScript) -> CaseRun:
         began = time.perf_counter()
         self._runs += 1
-        result = CaseRun()
+        result = DriverCaseRun()
         try:
             request = case_request(case, script, f"run{self._runs}:", self.timeout)
         except NotRunnable as exc:
@@ -170,6 +207,9 @@ class DriverTestRunner:
             result.error = answer_error(answer, request["test"]["steps"], self.timeout)
             if not result.error:
                 _collect(answer.get("collected", {}), case, result)
+                result.points = [_point(point, answer.get("collected", {}), case)
+                                 for point in answer.get("points", [])]
+                result.late = _late(answer.get("late", {}))
         result.seconds = time.perf_counter() - began
         return result
 
@@ -180,3 +220,26 @@ def _collect(collected: dict[str, Any], case: TestCase, result: CaseRun) -> None
         raw = collected.get(name, [])
         rows = json.loads(raw) if isinstance(raw, str) else raw
         result.written.setdefault(info.key, []).extend(_read_back(rows, info))
+
+
+def _point(point: dict[str, Any], collected: dict[str, Any], case: TestCase) -> dict[str, list[Change]]:
+    """What each sink had received at a point: the first `counts[name]` of its changes."""
+    counts = point.get("counts", {}) if isinstance(point, dict) else {}
+    seen: dict[str, list[Change]] = {}
+    emitted: dict[str, TableInfo] = {name: info for info in case.tables.values() for name in info.emitted}
+    for name, info in emitted.items():
+        raw = collected.get(name, [])
+        rows = json.loads(raw) if isinstance(raw, str) else raw
+        seen.setdefault(info.key, []).extend(_read_back(rows[:int(counts.get(name, 0))], info))
+    return seen
+
+
+def _late(late: Any) -> dict[str, int]:
+    """Late rows per operator, by the operator's name without the plan node's number (`GlobalWindowAggregate[56]`
+    counts plan nodes across every case of the run, so it differs from one run to the next)."""
+    merged: dict[str, int] = {}
+    for operator, count in (late.items() if isinstance(late, dict) else []):
+        if int(count):
+            name = re.sub(r"\[\d+\]$", "", str(operator))
+            merged[name] = merged.get(name, 0) + int(count)
+    return merged

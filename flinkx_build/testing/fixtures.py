@@ -29,10 +29,12 @@ from flinkx_build.workspace_model import Workspace
 
 TESTS_DIR = "tests"
 KINDS = ("+I", "-U", "+U", "-D")
-_CASE_KEYS = ("name", "task", "mode", "description", "given", "expect", "functions")
+_CASE_KEYS = ("name", "task", "mode", "description", "given", "expect", "functions", "timeline")
 _CALL_KEYS = ("args", "returns")
 _GIVEN_KEYS = ("rows", "changelog", "from")
-_EXPECT_KEYS = ("rows", "changelog", "ordered")
+_EXPECT_KEYS = ("rows", "changelog", "kinds", "ordered")
+# one key a timeline step (docs/testing.md#timelines)
+STEP_KINDS = ("rows", "watermark", "idle", "active", "proctime", "expect")
 
 
 @dataclass
@@ -50,12 +52,23 @@ class RawTable:
 
     name: str  # the table as the test names it
     loc: Loc
-    form: str  # rows | changelog | from
+    form: str  # rows | changelog | kinds | from
     rows: list[RawRow] = field(default_factory=list)
     ordered: bool = False
     ref_test: str = ""  # from: {test: ..., table: ...}
     ref_table: str = ""
     ref_loc: Loc | None = None
+
+
+@dataclass
+class RawStep:
+    """One step of a case's timeline, as written: its kind and what it names, with positions."""
+
+    kind: str  # one of STEP_KINDS
+    loc: Loc
+    tables: list[RawTable] = field(default_factory=list)  # rows, expect
+    times: list[tuple[str, Any, Loc]] = field(default_factory=list)  # watermark: (source or "", time); proctime: ("", time)
+    sources: list[tuple[str, Loc]] = field(default_factory=list)  # idle, active
 
 
 @dataclass
@@ -86,6 +99,7 @@ class RawCase:
     given: list[RawTable] = field(default_factory=list)
     expect: list[RawTable] = field(default_factory=list)
     functions: list[RawFunction] = field(default_factory=list)
+    timeline: list[RawStep] | None = None  # None: no timeline (every row at once, as before)
 
 
 def test_files(ws: Workspace) -> list[tuple[str, Path]]:
@@ -142,7 +156,8 @@ def _case(node: Any, project: str, loc: Loc, shown: str, diags: list[Diagnostic]
         _error(diags, loc, "FX500", "a test case must be a mapping with name, task, given and expect")
         return None
     _unknown_keys(node, _CASE_KEYS, "a test case", shown, diags)
-    missing = [k for k in ("name", "task", "expect") if k not in node]
+    missing = [k for k in ("name", "task") if k not in node] + (
+        [] if "expect" in node or "timeline" in node else ["expect"])
     if missing:
         _error(diags, loc, "FX500", f"test case without {', '.join(missing)}")
         return None
@@ -166,6 +181,8 @@ def _case(node: Any, project: str, loc: Loc, shown: str, diags: list[Diagnostic]
                            value_loc(tables, name, shown), allowed, shown, diags)
             if table is not None:
                 target.append(table)
+    if "timeline" in node:
+        case.timeline = _timeline(node["timeline"], value_loc(node, "timeline", shown), shown, diags)
     functions = node.get("functions")
     if isinstance(functions, CommentedMap):
         for name, calls in functions.items():
@@ -174,6 +191,56 @@ def _case(node: Any, project: str, loc: Loc, shown: str, diags: list[Diagnostic]
         _error(diags, value_loc(node, "functions", shown), "FX500",
                "functions must be a mapping of function: [{args: [...], returns: value}, ...]")
     return case
+
+
+def _timeline(seq: Any, at: Loc, shown: str, diags: list[Diagnostic]) -> list[RawStep]:
+    if not isinstance(seq, CommentedSeq):
+        _error(diags, at, "FX500", "timeline must be a list of steps",
+               f"each step is a mapping with one of: {', '.join(STEP_KINDS)}")
+        return []
+    steps = []
+    for index, node in enumerate(seq):
+        loc = item_loc(seq, index, shown)
+        if not isinstance(node, CommentedMap) or len(node) != 1:
+            _error(diags, loc, "FX500", "a timeline step is a mapping with exactly one key",
+                   f"one of: {', '.join(STEP_KINDS)}")
+            continue
+        kind = str(next(iter(node)))
+        if kind not in STEP_KINDS:
+            _error(diags, key_loc(node, kind, shown), "FX500", f"unknown timeline step '{kind}'",
+                   did_you_mean(kind, STEP_KINDS) or f"expected one of: {', '.join(STEP_KINDS)}")
+            continue
+        step = RawStep(kind, loc)
+        body, body_loc = node[kind], value_loc(node, kind, shown)
+        if kind in ("rows", "expect"):
+            section, allowed = ("given", _GIVEN_KEYS[:2]) if kind == "rows" else ("expect", _EXPECT_KEYS)
+            if not isinstance(body, CommentedMap):
+                _error(diags, body_loc, "FX500", f"a {kind} step must be a mapping of table: rows")
+                continue
+            for name, entry in body.items():
+                table = _table(section, str(name), entry, key_loc(body, name, shown),
+                               value_loc(body, name, shown), allowed, shown, diags)
+                if table is not None:
+                    step.tables.append(table)
+        elif kind == "watermark":
+            if isinstance(body, CommentedMap):  # per source
+                step.times = [(str(k), v, value_loc(body, k, shown)) for k, v in body.items()]
+            elif isinstance(body, CommentedSeq):
+                _error(diags, body_loc, "FX500", "watermark takes a time (every source) or a mapping of source: time")
+                continue
+            else:
+                step.times = [("", body, body_loc)]
+        elif kind == "proctime":
+            step.times = [("", body, body_loc)]
+        else:  # idle, active: a source or a list of sources
+            names = body if isinstance(body, CommentedSeq) else [body]
+            for i, name in enumerate(names):
+                if isinstance(name, (CommentedMap, CommentedSeq)) or name is None:
+                    _error(diags, body_loc, "FX500", f"{kind} takes a source table or a list of them")
+                    break
+                step.sources.append((str(name), item_loc(body, i, shown) if names is body else body_loc))
+        steps.append(step)
+    return steps
 
 
 def _function(name: str, calls: Any, loc: Loc, shown: str, diags: list[Diagnostic]) -> RawFunction:
@@ -207,7 +274,7 @@ def _table(section: str, name: str, entry: Any, loc: Loc, at: Loc, allowed: tupl
                + " or ".join(f"'{k}'" for k in allowed if k != "ordered"))
         return None
     _unknown_keys(entry, allowed, f"{section} '{name}'", shown, diags)
-    forms = [k for k in ("rows", "changelog", "from") if k in entry]
+    forms = [k for k in ("rows", "changelog", "kinds", "from") if k in entry]
     if len(forms) != 1:
         _error(diags, loc, "FX500", f"{section} '{name}' needs exactly one of "
                + ", ".join(k for k in allowed if k != "ordered"))
@@ -225,8 +292,24 @@ def _table(section: str, name: str, entry: Any, loc: Loc, at: Loc, allowed: tupl
     if not isinstance(body, CommentedSeq):
         _error(diags, body_loc, "FX500", f"{table.form} must be a list")
         return None
-    table.rows = _changes(body, shown, diags) if table.form == "changelog" else _rows(body, shown, diags)
+    if table.form == "kinds":
+        table.rows = _kinds(body, shown, diags)
+    else:
+        table.rows = _changes(body, shown, diags) if table.form == "changelog" else _rows(body, shown, diags)
     return table
+
+
+def _kinds(seq: CommentedSeq, shown: str, diags: list[Diagnostic]) -> list[RawRow]:
+    """`kinds: [+I, -U, +U]`: the change kinds a sink received, in order, values not compared."""
+    kinds = []
+    for index, item in enumerate(seq):
+        loc = item_loc(seq, index, shown)
+        kind = str(item).strip()
+        if kind not in KINDS:
+            _error(diags, loc, "FX506", f"unknown change kind '{kind}'", f"expected one of: {', '.join(KINDS)}")
+            continue
+        kinds.append(RawRow(kind, CommentedMap(), loc))
+    return kinds
 
 
 def _rows(seq: CommentedSeq, shown: str, diags: list[Diagnostic]) -> list[RawRow]:

@@ -25,6 +25,7 @@ class CaseResult:
     tables: list[TableVerdict] = field(default_factory=list)
     error: str = ""  # Flink's message when the job did not run
     col: int = 1  # of the case in its test file
+    notes: list[str] = field(default_factory=list)  # what the run saw besides the verdicts (late rows)
 
     @property
     def title(self) -> str:
@@ -43,10 +44,12 @@ def human(results: list[CaseResult], seconds: float) -> str:
             lines.append(f"      {result.path}:{result.line}:{result.col}: {result.error}")
         elif result.error:
             lines.append(f"      Flink could not run the test: {result.error}")
+        lines += [f"      {note}" for note in result.notes]
         for verdict in result.tables:
             if verdict.ok:
                 continue
-            lines.append(f"      {verdict.table} ({verdict.form}): {verdict.summary}")
+            at = f", {verdict.at}" if verdict.at else ""
+            lines.append(f"      {verdict.table} ({verdict.form}{at}): {verdict.summary}")
             lines += [f"        {detail}" for detail in verdict.details]
     return "\n".join(lines)
 
@@ -73,9 +76,9 @@ def junit(results: list[CaseResult], seconds: float) -> str:
             ET.SubElement(case, "error", message=result.error).text = result.error
         elif result.status == "fail":
             failing = [v for v in result.tables if not v.ok]
-            message = "; ".join(f"{v.table}: {v.summary}" for v in failing)
-            body = "\n".join(f"{v.table} ({v.form}): {v.summary}\n" + "\n".join(f"  {d}" for d in v.details)
-                             for v in failing)
+            message = "; ".join(f"{v.table}{' ' + v.at if v.at else ''}: {v.summary}" for v in failing)
+            body = "\n".join(f"{v.table} ({v.form}{', ' + v.at if v.at else ''}): {v.summary}\n"
+                             + "\n".join(f"  {d}" for d in v.details) for v in failing)
             ET.SubElement(case, "failure", message=message).text = body
     ET.indent(suite)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"

@@ -16,6 +16,8 @@ from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.testing.bind import TestCase
 from flinkx_build.testing.bind import bind_cases
 from flinkx_build.testing.compare import compare
+from flinkx_build.testing.compare import late_notes
+from flinkx_build.testing.compare import point_verdicts
 from flinkx_build.testing.fixtures import RawCase
 from flinkx_build.testing.fixtures import read_cases
 from flinkx_build.testing.report import CaseResult
@@ -76,11 +78,12 @@ def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: boo
     return Suite(cases, {c.name: c for c in selected}, sessions, diags)
 
 
-def open_runner(flink_version: str, log_dir: Path, timeout: float) -> Any:
+def open_runner(flink_version: str, log_dir: Path, timeout: float, timelines: bool = False) -> Any:
     """Where the cases run: PyFlink for the `flink` extra's Flink (1.20), flinkx's driver on the target's
-    own jars for another (2.3). FlinkUnavailable when it cannot start here."""
+    own jars for another (2.3) and for timelines (only the driver's stand-ins play one). FlinkUnavailable
+    when it cannot start here."""
     target = targets.target(flink_version)
-    if target is None or target.from_extra:
+    if target is None or (target.from_extra and not timelines):
         from flinkx_build.testing.run import TestRunner
 
         return TestRunner(log_dir, timeout)
@@ -93,15 +96,18 @@ def run_suite(suite: Suite, log_dir: Path, timeout: float,
               progress: Callable[[str], None] = lambda _: None) -> list[CaseResult]:
     results = []
     flink_version = next(iter(suite.sessions.values())).workspace.config.flink_version
-    with open_runner(flink_version, log_dir, timeout) as runner:
+    timelines = any(case.timeline is not None for case in suite.cases)
+    with open_runner(flink_version, log_dir, timeout, timelines) as runner:
         for case in suite.cases:
             progress(f"running {case.task}: {case.name}")
             session = suite.sessions[case.mode]
             project, _, name = case.task.partition("/")
             script = session.compiled(session.workspace.projects[project].tasks[name])
             run = runner.run(case, script)
-            verdicts = [] if run.error else [compare(e, run.written.get(e.table.key, [])) for e in case.expect]
+            verdicts = [] if run.error else point_verdicts(case, run) + [
+                compare(e, run.written.get(e.table.key, [])) for e in case.expect]
             status = "error" if run.error else "pass" if all(v.ok for v in verdicts) else "fail"
             results.append(CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line,
-                                      status, run.seconds, verdicts, run.error, case.loc.col))
+                                      status, run.seconds, verdicts, run.error, case.loc.col,
+                                      late_notes(getattr(run, "late", {}))))
     return results

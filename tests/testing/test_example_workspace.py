@@ -29,6 +29,8 @@ SHOWCASE = {
     "order state changes into the upsert topic": "dwd/orders/sync_orders",  # CDC into upsert-kafka
     "paid metrics retract a refunded order": "dws/realtime_metrics",  # chain through a changelog
     "refunds enriched with shop and buyer": "dwd/refunds/enrich_refunds",  # metadata, hints, pruning
+    # timelines (docs/testing.md#timelines)
+    "the window fires at the watermark and drops the late row": "dws/order_stats_1m",  # tumbling window, late row
 }
 
 

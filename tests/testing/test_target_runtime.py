@@ -79,10 +79,12 @@ def test_a_task_flink_23_refuses_fails_its_tests_with_23s_message(tmp_path, jars
     result = run_flinkx("test", str(root), cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     failed = {m[1] for m in re.finditer(r"^FAIL  ([\w/]+): ", result.stdout, re.MULTILINE)}
-    assert failed == {"dim/build_dim_product", "dws/order_stats_1m", "dws/realtime_metrics", "dws/user_profile_hbase"}
+    refused = {"dim/build_dim_product", "dws/order_stats_1m", "dws/realtime_metrics", "dws/user_profile_hbase"}
+    assert failed == refused
     reasons = [line for line in result.stdout.splitlines() if line.startswith("      Flink could not run the test: ")]
-    assert len(reasons) == 6 and all(ON_CONFLICT_MESSAGE in line for line in reasons), reasons
-    assert "flinkx: 7 passed, 6 failed" in result.stderr
+    cases = sum(task in refused for task in SHOWCASE.values())  # every case of those tasks, timelines too
+    assert len(reasons) == cases and all(ON_CONFLICT_MESSAGE in line for line in reasons), reasons
+    assert f"flinkx: {len(SHOWCASE) - cases} passed, {cases} failed" in result.stderr
 
 
 @needs_flink
@@ -103,7 +105,11 @@ def test_failing_expectations_fail_alike_on_both_versions(tmp_path, jars_23):
                             _without_timings(result.stderr.splitlines()[-1] if result.stderr else ""))
     assert outputs["1.20"][0] == outputs["2.3"][0] == 1, outputs
     assert "flinkx: 1 passed, 6 failed" in outputs["2.3"][2], outputs
-    assert outputs["2.3"][1] == outputs["1.20"][1]
+    # the driver also reports the rows each operator dropped as late (Flink's numLateRecordsDropped); PyFlink's
+    # runner (1.20 here until it moves to the driver) reads no metrics, so those lines are the one difference
+    assert "      late: 1 row dropped by GlobalWindowAggregate\n" in outputs["2.3"][1]
+    driver_report = outputs["2.3"][1].replace("      late: 1 row dropped by GlobalWindowAggregate\n", "")
+    assert driver_report == outputs["1.20"][1]
     assert outputs["2.3"][2] == outputs["1.20"][2]
 
 

@@ -27,6 +27,8 @@ import org.apache.flink.table.operations.Operation;
 
 import flinkx.standin.Collected;
 import flinkx.standin.FixtureConnector;
+import flinkx.standin.FixtureMetrics;
+import flinkx.standin.FixtureTimeline;
 import flinkx.standin.StandinAggregateFunction;
 import flinkx.standin.StandinScalarFunction;
 import flinkx.standin.StandinTableFunction;
@@ -65,6 +67,8 @@ final class TestJob {
             put(config, "rest.address", "127.0.0.1");
             put(config, "rest.bind-address", "127.0.0.1");
             put(config, "rest.port", "0");
+            // per-operator late rows (numLateRecordsDropped) for the test's report
+            put(config, "metrics.reporter.flinkx.factory.class", FixtureMetrics.class.getName());
             MiniCluster started = new MiniCluster(new MiniClusterConfiguration.Builder()
                     .setConfiguration(config).setNumTaskManagers(1).setNumSlotsPerTaskManager(2).build());
             started.start();
@@ -90,12 +94,13 @@ final class TestJob {
         ObjectNode answer = NODES.objectNode();
         String prefix = test.path("prefix").asText("run:");
         List<String> collectIds = new ArrayList<>();
+        FixtureTimeline timeline = test.has("timeline") ? FixtureTimeline.open(prefix, test.get("timeline")) : null;
         try {
             TableEnvironmentInternal tenv = newTenv(test);
             List<String> inserts = new ArrayList<>();
             int index = 0;
             for (JsonNode step : test.path("steps")) {
-                String notRun = apply(policy, tenv, step, test.path("tables"), prefix, collectIds, inserts);
+                String notRun = apply(policy, tenv, step, test.path("tables"), prefix, collectIds, inserts, timeline);
                 if (notRun != null) {
                     answer.put("not_run", notRun);
                     answer.put("step", index);
@@ -107,7 +112,14 @@ final class TestJob {
             for (Map.Entry<String, String> entry : engineLocation().entrySet()) { // flinkx's own, after the task's
                 put(config, entry.getKey(), entry.getValue());
             }
-            if (!inserts.isEmpty() && !execute(tenv, inserts, test.path("timeout_ms").asLong(120_000))) {
+            if (timeline != null) {
+                for (Map.Entry<String, String> entry : TestTimeline.SETTINGS.entrySet()) {
+                    put(config, entry.getKey(), entry.getValue());
+                }
+            }
+            if (!inserts.isEmpty() && !execute(tenv, inserts, test.path("timeout_ms").asLong(120_000), timeline,
+                    collectIds, answer)) {
+                answer.removeAll();
                 answer.put("timeout", true);
                 return answer;
             }
@@ -126,6 +138,9 @@ final class TestJob {
         } finally {
             for (String id : collectIds) { // never leave a case's rows behind
                 Collected.take(id);
+            }
+            if (timeline != null) {
+                timeline.close();
             }
         }
         return answer;
@@ -150,7 +165,7 @@ final class TestJob {
 
     /** One statement; the simple class name of an operation a test does not run, else null. */
     private static String apply(Policy policy, TableEnvironmentInternal tenv, JsonNode step, JsonNode tables, String prefix,
-            List<String> collectIds, List<String> inserts) throws Exception {
+            List<String> collectIds, List<String> inserts, FixtureTimeline timeline) throws Exception {
         if (step.has("set")) {
             String key = step.get("set").get(0).asText();
             if (!policy.setAllowed(key)) { // the Python side refuses it first, with its reason
@@ -166,7 +181,8 @@ final class TestJob {
             }
             String name = String.valueOf(Reflect.call(Reflect.call(operation, "getTableIdentifier"), "getObjectName"));
             collectIds.add(prefix + name);
-            tenv.executeInternal(withFixture(policy, operation, tables.path(name).asText("[]"), prefix + name));
+            tenv.executeInternal(withFixture(policy, operation, tables.path(name).asText("[]"), prefix + name,
+                    timeline != null ? prefix : null, name));
         } else if (step.has("function")) {
             createFunction(tenv, step.get("function"));
         } else if (step.has("other")) {
@@ -185,12 +201,17 @@ final class TestJob {
 
     /** CREATE TABLE with the connector swapped for the fixture stand-in, on the parsed operation. */
     @SuppressWarnings("unchecked")
-    private static Operation withFixture(Policy policy, Operation operation, String rows, String collectId) throws Exception {
+    private static Operation withFixture(Policy policy, Operation operation, String rows, String collectId,
+            String timelineId, String name) throws Exception {
         Object table = Reflect.call(operation, "getCatalogTable");
         Map<String, String> options = policy.swap((Map<String, String>) Reflect.call(table, "getOptions"));
         options.put("connector", FixtureConnector.IDENTIFIER);
         options.put(FixtureConnector.FIXTURE_ROWS, rows);
         options.put(FixtureConnector.COLLECT_ID, collectId);
+        if (timelineId != null) {
+            options.put(FixtureConnector.TIMELINE_ID, timelineId);
+            options.put(FixtureConnector.TIMELINE_TABLE, name);
+        }
         return (Operation) Reflect.construct(operation.getClass(), Reflect.call(operation, "getTableIdentifier"),
                 Reflect.call(table, "copy", options), Reflect.call(operation, "isIgnoreIfExists"),
                 Reflect.call(operation, "isTemporary"));
@@ -217,8 +238,9 @@ final class TestJob {
         tenv.createTemporaryFunction("`" + name.replace("`", "``") + "`", instance);
     }
 
-    /** The INSERTs as one job; false when it did not finish in time (it is cancelled). */
-    private static boolean execute(TableEnvironmentInternal tenv, List<String> inserts, long timeoutMs) throws Exception {
+    /** The INSERTs as one job, its timeline played; false when it did not finish in time (it is cancelled). */
+    private static boolean execute(TableEnvironmentInternal tenv, List<String> inserts, long timeoutMs,
+            FixtureTimeline timeline, List<String> collectIds, ObjectNode answer) throws Exception {
         TableResult result;
         if (inserts.size() == 1) {
             result = tenv.executeSql(inserts.get(0));
@@ -229,14 +251,23 @@ final class TestJob {
             }
             result = set.execute();
         }
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        String jobId = result.getJobClient().map(c -> c.getJobID().toString()).orElse("");
         try {
-            result.await(timeoutMs, TimeUnit.MILLISECONDS);
+            if (timeline != null && result.getJobClient().isPresent()
+                    && !TestTimeline.play(cluster, result.getJobClient().get(), timeline, collectIds, deadline, answer)) {
+                throw new TimeoutException();
+            }
+            result.await(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            answer.set("late", TestTimeline.late(jobId));
             return true;
         } catch (TimeoutException e) {
             if (result.getJobClient().isPresent()) {
                 result.getJobClient().get().cancel().get(30, TimeUnit.SECONDS);
             }
             return false;
+        } finally {
+            FixtureMetrics.forget(jobId);
         }
     }
 

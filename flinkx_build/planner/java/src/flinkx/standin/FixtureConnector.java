@@ -1,6 +1,8 @@
 package flinkx.standin;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -32,6 +34,8 @@ public final class FixtureConnector implements DynamicTableSourceFactory, Dynami
     static final String ORIGINAL = "flinkx.original-connector";
     public static final String FIXTURE_ROWS = "flinkx.fixture-rows";
     public static final String COLLECT_ID = "flinkx.collect-id";
+    public static final String TIMELINE_ID = "flinkx.timeline-id"; // a case with a timeline (FixtureTimeline)
+    public static final String TIMELINE_TABLE = "flinkx.timeline-table"; // the table as the timeline names it
 
     @Override
     public String factoryIdentifier() {
@@ -52,8 +56,13 @@ public final class FixtureConnector implements DynamicTableSourceFactory, Dynami
     public DynamicTableSource createDynamicTableSource(Context context) {
         Map<String, String> options = context.getCatalogTable().getOptions();
         ResolvedSchema schema = context.getCatalogTable().getResolvedSchema();
-        return new FixtureSource(options.getOrDefault(ORIGINAL, "unknown"),
-                changelog(options.getOrDefault(SOURCE_CHANGELOG, "insert")), metadata(schema, true), fixture(options, schema));
+        String original = options.getOrDefault(ORIGINAL, "unknown");
+        ChangelogMode mode = changelog(options.getOrDefault(SOURCE_CHANGELOG, "insert"));
+        if (options.containsKey(TIMELINE_ID)) {
+            return new FixtureTimelineSource(original, mode, metadata(schema, true), fixture(options, schema),
+                    options.get(TIMELINE_ID), options.get(TIMELINE_TABLE), primaryKey(schema));
+        }
+        return new FixtureSource(original, mode, metadata(schema, true), fixture(options, schema));
     }
 
     @Override
@@ -71,6 +80,18 @@ public final class FixtureConnector implements DynamicTableSourceFactory, Dynami
 
     private static Fixture fixture(Map<String, String> options, ResolvedSchema schema) {
         return new Fixture(options.getOrDefault(FIXTURE_ROWS, "[]"), options.get(COLLECT_ID), schema);
+    }
+
+    /** Positions of the primary key's columns among the physical columns (the produced row starts with them). */
+    private static int[] primaryKey(ResolvedSchema schema) {
+        List<String> physical = new ArrayList<>();
+        for (Column column : schema.getColumns()) {
+            if (column.isPhysical()) {
+                physical.add(column.getName());
+            }
+        }
+        List<String> key = schema.getPrimaryKey().map(k -> k.getColumns()).orElse(Collections.emptyList());
+        return key.stream().mapToInt(physical::indexOf).filter(i -> i >= 0).toArray();
     }
 
     static ChangelogMode changelog(String mode) {

@@ -21,14 +21,14 @@ import org.apache.flink.table.types.DataType;
  * Scan and lookup source at once (a table may be read as a stream and joined FOR SYSTEM_TIME AS OF): serves the
  * test's rows in order as a bounded Source V2 ({@link FixtureRows}), and answers lookups from the same rows.
  */
-public final class FixtureSource implements ScanTableSource, LookupTableSource, SupportsReadingMetadata {
+public class FixtureSource implements ScanTableSource, LookupTableSource, SupportsReadingMetadata {
 
-    private final String original;
-    private final ChangelogMode mode;
-    private final Map<String, DataType> metadata;
-    private final Fixture fixture;
-    private List<String> metadataKeys = new ArrayList<>();
-    private DataType produced; // null until metadata is applied: the physical row then
+    final String original;
+    final ChangelogMode mode;
+    final Map<String, DataType> metadata;
+    final Fixture fixture;
+    List<String> metadataKeys = new ArrayList<>();
+    DataType produced; // null until metadata is applied: the physical row then
 
     FixtureSource(String original, ChangelogMode mode, Map<String, DataType> metadata, Fixture fixture) {
         this.original = original;
@@ -51,6 +51,13 @@ public final class FixtureSource implements ScanTableSource, LookupTableSource, 
 
     @Override
     public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+        DataType type = producedType();
+        return LookupFunctionProvider.of(new Lookup(new FixtureRows.Split(
+                fixture.rowsJson, fixture.names(metadataKeys), type, context.createDataStructureConverter(type), 0),
+                keyFields(context)));
+    }
+
+    static int[] keyFields(LookupContext context) {
         int[][] keys = context.getKeys();
         int[] keyFields = new int[keys.length];
         for (int i = 0; i < keys.length; i++) {
@@ -59,12 +66,10 @@ public final class FixtureSource implements ScanTableSource, LookupTableSource, 
             }
             keyFields[i] = keys[i][0];
         }
-        DataType type = producedType();
-        return LookupFunctionProvider.of(new Lookup(new FixtureRows.Split(
-                fixture.rowsJson, fixture.names(metadataKeys), type, context.createDataStructureConverter(type), 0), keyFields));
+        return keyFields;
     }
 
-    private DataType producedType() {
+    DataType producedType() {
         return produced != null ? produced : fixture.physicalType;
     }
 
@@ -94,9 +99,9 @@ public final class FixtureSource implements ScanTableSource, LookupTableSource, 
     }
 
     /** The fixture rows whose lookup key fields equal the probe's key (SQL equality: a NULL key finds nothing). */
-    public static final class Lookup extends LookupFunction {
+    public static class Lookup extends LookupFunction {
         private static final long serialVersionUID = 1L;
-        private final FixtureRows.Split rowsOf;
+        final FixtureRows.Split rowsOf;
         private final int[] keyFields;
         private transient List<RowData> rows;
         private transient RowData.FieldGetter[] getters;
@@ -119,10 +124,15 @@ public final class FixtureSource implements ScanTableSource, LookupTableSource, 
             }
         }
 
+        /** The rows a lookup searches now. */
+        List<RowData> rows() {
+            return rows;
+        }
+
         @Override
         public Collection<RowData> lookup(RowData keyRow) {
             List<RowData> found = new ArrayList<>();
-            for (RowData row : rows) {
+            for (RowData row : rows()) {
                 boolean match = true;
                 for (int i = 0; i < keyFields.length && match; i++) {
                     Object value = getters[i].getFieldOrNull(row);

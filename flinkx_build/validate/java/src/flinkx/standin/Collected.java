@@ -24,6 +24,17 @@ public final class Collected {
         }
     }
 
+    /** How many rows are collected under {@code id} so far (a timeline's point, flinkx.standin.FixtureTimeline). */
+    public static int count(String id) {
+        List<String> rows = ROWS.get(id);
+        if (rows == null) {
+            return 0;
+        }
+        synchronized (rows) {
+            return rows.size();
+        }
+    }
+
     /** The rows collected under {@code id}, in arrival order, as one JSON array; forgets them. */
     public static String take(String id) {
         List<String> rows = ROWS.remove(id);

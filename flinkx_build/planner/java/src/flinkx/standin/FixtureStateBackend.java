@@ -1,0 +1,38 @@
+package flinkx.standin;
+
+import java.io.IOException;
+
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
+import org.apache.flink.runtime.state.KeyedStateBackendParametersImpl;
+import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.StateBackendFactory;
+import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
+
+/**
+ * Flink's heap state backend with state TTL on the timeline's processing time. Flink reads the time a TTL is
+ * measured against from the TtlTimeProvider a keyed state backend is built with (the wall clock, by default);
+ * a state backend is the one place a job can choose it ({@code state.backend.type} names this factory for a
+ * test with a timeline), so a TTL expires when a {@code proctime} step passes it, not when the wall clock does.
+ */
+public final class FixtureStateBackend extends HashMapStateBackend implements StateBackendFactory<FixtureStateBackend> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public FixtureStateBackend createFromConfig(ReadableConfig config, ClassLoader classLoader) {
+        return new FixtureStateBackend();
+    }
+
+    @Override
+    public FixtureStateBackend configure(ReadableConfig config, ClassLoader classLoader) {
+        return this;
+    }
+
+    @Override
+    public <K> AbstractKeyedStateBackend<K> createKeyedStateBackend(KeyedStateBackendParameters<K> parameters)
+            throws IOException {
+        String job = parameters.getJobID().toString();
+        return super.createKeyedStateBackend(
+                new KeyedStateBackendParametersImpl<>(parameters).setTtlTimeProvider(() -> FixtureTimeline.now(job)));
+    }
+}
