@@ -39,6 +39,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX132": ("error", "ambiguous table: stream and offline tables share the name"),
     "FX140": ("error", "unknown project function"),
     "FX141": ("error", "unknown function"),
+    "FX142": ("warning", "function created in the task without a signature: the statements calling it are not planned"),
     "FX150": ("error", "invalid SET statement"),
     "FX151": ("error", "unknown column"),
     "FX152": ("error", "invalid table hint"),

@@ -78,3 +78,20 @@ def one_verdict(cli, ws: Path) -> list[str]:
     assert lint_lines == build_lines, (lint_lines, build_lines)
     assert lint.exit_code == build.exit_code, (lint.exit_code, build.exit_code)
     return lint_lines
+
+
+def one_verdict_planned(ws: Path) -> list[str]:
+    """As `one_verdict`, with the target's planner on (FX301), as a user runs lint and `build --check`:
+    real processes (the suite turns the planner off elsewhere, tests/conftest.py)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "FLINKX_NO_PLANNER"}
+    runs = [subprocess.run([sys.executable, "-m", "flinkx_build", *args, "."], cwd=ws, env=env, capture_output=True,
+                           text=True, timeout=600) for args in (["lint"], ["build", "--check"])]
+    lint_lines, build_lines = ([line for line in r.stdout.splitlines() if line.strip()] for r in runs)
+    assert "Traceback" not in runs[0].stderr + runs[1].stderr, runs[0].stderr + runs[1].stderr
+    assert lint_lines == build_lines, (lint_lines, build_lines)
+    assert runs[0].returncode == runs[1].returncode, (runs[0].returncode, runs[1].returncode)
+    return lint_lines

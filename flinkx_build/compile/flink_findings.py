@@ -50,3 +50,10 @@ def _task_position(stmt, line: int, col: int) -> str:
 def _yaml_position(stmt, sources: dict[int, tuple[str, int, int]], table_path: str, line: int) -> str:
     source = sources.get(line - stmt.line + 1)
     return f"{source[0]} line {source[1]}" if source else table_path
+
+
+def undeclared_function(script: CompiledScript, finding: FlinkFinding) -> bool:
+    """The planner's note on a function the task creates without a declared signature: FX142 (a
+    warning, from the build) already says what could not be checked, so it is no planner error."""
+    name = str(finding.extra.get("udf", "")).lower()
+    return bool(name) and not any(u.name.split(".")[-1].lower() == name for u in script.udfs)

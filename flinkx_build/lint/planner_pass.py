@@ -22,6 +22,7 @@ from flinkx_build.cache_entries import write_entry
 from flinkx_build.checks import check_codes
 from flinkx_build.checks.engine_settings import REFUSALS
 from flinkx_build.compile.flink_findings import diagnostic_for
+from flinkx_build.compile.flink_findings import undeclared_function
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import canonical_hash
@@ -40,7 +41,7 @@ from flinkx_build.validate.contract import ScriptToValidate
 
 CODE = LINT_CODE
 FORMAT = "flinkx-planner-verdict"
-VERSION = 1
+VERSION = 2  # 2: a finding keeps the function it is about (FX142's notes are dropped after a cache read too)
 CLEAN_FORMAT = "flinkx-planner-clean"
 # the tasks the planner accepted, by summary key and mode, are one entry read once a run; past this
 # many keys (about 70 bytes each) the oldest go: a build re-adds the workspace's own tasks when it plans them
@@ -86,6 +87,8 @@ class PlannerPass:
         places = {(d.path, d.line, d.col) for d in found}
         out = []
         for finding in verdict:
+            if undeclared_function(script, finding):
+                continue  # FX142 (a warning) says what could not be planned
             diag = diagnostic_for(script, finding, task.display_path, CODE, hint)
             if (diag.path, diag.line, diag.col) in places:
                 continue  # another check already speaks about this token
@@ -202,12 +205,13 @@ def _driver_version(version: str) -> str:
 
 def _to_json(finding: FlinkFinding) -> dict[str, Any]:
     return {"line": finding.line, "col": finding.col, "message": finding.message, "phase": finding.phase,
-            "index": finding.statement_index}
+            "index": finding.statement_index, "udf": str(finding.extra.get("udf", ""))}
 
 
 def _from_json(key: str, data: list[Any]) -> list[FlinkFinding] | None:
     try:
-        return [FlinkFinding(key, int(d["line"]), int(d["col"]), str(d["message"]), str(d["phase"]), int(d["index"]))
+        return [FlinkFinding(key, int(d["line"]), int(d["col"]), str(d["message"]), str(d["phase"]), int(d["index"]),
+                             {"udf": str(d["udf"])} if d.get("udf") else {})
                 for d in data]
     except (KeyError, TypeError, ValueError):
         return None

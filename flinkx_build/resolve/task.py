@@ -84,6 +84,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             local_tables.add(stmt.query.renamed_to)
         if stmt.kind == "create_function" and stmt.defines:
             local_functions.add(stmt.defines.lower())
+            diags.append(_undeclared_function(task, stmt))
         for fref in stmt.functions:
             rs.functions.append(_bind_function(ws, task, fref, local_functions, resolved, diags))
 
@@ -118,6 +119,23 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
                 if item.lower in MRS_HINTS and not engine_named(ws.config.engine).mrs_hints:
                     diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX170", f"the {item.name} hint needs the mrs engine; engine '{ws.config.engine}' does not support it"))
     return resolved
+
+
+def _undeclared_function(task: Task, stmt: ParsedStatement) -> Diagnostic:
+    """FX142: a task's own CREATE FUNCTION names a class, never a signature. Flink accepts the statement (the
+    jar is on its class path); flinkx cannot know what the function takes or returns, so the statements that
+    call it are neither typed nor planned. A warning that says so, at the name (issue 44 case 14)."""
+    line, col = stmt.pos.line, stmt.pos.col
+    if stmt.defines_span is not None:
+        before = stmt.rendered[:stmt.defines_span.start]
+        newlines = before.count("\n")
+        line, col = line + newlines, (col + len(before)) if not newlines else len(before) - before.rfind("\n")
+    name = stmt.defines or ""
+    return Diagnostic(task.display_path, line, col, "FX142",
+                      f"function '{name}' is created from a class whose signature flinkx cannot know: the statements "
+                      "that call it are not typed or planned",
+                      f"declare it as a project function (projects/{task.project}/functions/{name}.yaml with class, "
+                      f"returns and params) and call it as {task.project}:{name}")
 
 
 def _rename_in_computed_columns(settings, statements: list[AnalysedStatement], resolved: AnalysedTask, version: str) -> None:

@@ -1,0 +1,33 @@
+"""The example workspace's mistakes of issue 44 with the target's planner on: lint and `build --check` print
+one line per mistake, at its token, with a hint that names the fix (real processes, Flink 1.20's planner)."""
+from __future__ import annotations
+
+import pytest
+
+from flinkx_build.planner.session import planner_problem
+from tests.helpers import edited_example
+from tests.helpers import one_verdict_planned
+from tests.lint.test_planner_pass import stop_all_services
+
+pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None,
+                                                    reason=f"no planner: {planner_problem('1.20', fetch=False)}")]
+SYNC = "projects/dim/tasks/sync_dim_user.sql"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_services():
+    yield
+    stop_all_services()
+
+
+def test_a_function_the_task_creates_without_a_signature_is_a_warning_not_an_error(tmp_path):
+    # case 14: Flink accepts CREATE FUNCTION ... LANGUAGE JAVA; it was FX301 "cannot be validated", an error
+    ws = edited_example(tmp_path, [
+        (SYNC, "INSERT INTO dim_user", "CREATE TEMPORARY FUNCTION my_upper AS 'com.shop.MyUpper' LANGUAGE JAVA;\n\nINSERT INTO dim_user"),
+        (SYNC, "TRIM(user_name)", "my_upper(user_name)")])
+    expected = [
+        f"{SYNC}:18:27: FX142 function 'my_upper' is created from a class whose signature flinkx cannot know: the "
+        "statements that call it are not typed or planned (declare it as a project function "
+        "(projects/dim/functions/my_upper.yaml with class, returns and params) and call it as dim:my_upper)"]
+    assert one_verdict_planned(ws) == expected
+    assert one_verdict_planned(ws) == expected  # and from the planner's verdict cache
