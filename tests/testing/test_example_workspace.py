@@ -31,6 +31,9 @@ SHOWCASE = {
     "refunds enriched with shop and buyer": "dwd/refunds/enrich_refunds",  # metadata, hints, pruning
     # timelines (docs/testing.md#timelines)
     "the window fires at the watermark and drops the late row": "dws/order_stats_1m",  # tumbling window, late row
+    "a lagging refund stream still joins its orders": "dws/quick_refunds",  # interval join, a lagging side
+    "an idle refund stream holds the window back until it is marked idle": "dws/activity_1m",  # idleness
+    "the lookup sees the buyer's new city after 12:00": "dwd/orders/enrich_orders",  # proc-time lookup, dim change
 }
 
 
