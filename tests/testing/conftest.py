@@ -38,3 +38,35 @@ def example_copy(tmp_path):
         return root
 
     return make
+
+
+def fragment_at(lines: list[str], fragment: str, nth: int = 1) -> tuple[int, int]:
+    """(line, col) of the nth occurrence of `fragment` in a test file's lines."""
+    seen = 0
+    for number, line in enumerate(lines, 1):
+        if fragment in line:
+            seen += 1
+            if seen == nth:
+                return number, line.index(fragment) + 1
+    raise AssertionError(fragment)
+
+
+def run_broken_tests(root: Path, text: str) -> tuple[subprocess.CompletedProcess, float, list[str]]:
+    """`flinkx test` on a copy of the example workspace whose only test file is projects/dws/tests/broken.yaml."""
+    import time
+
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build", "tests"))
+    (root / "projects/dws/tests").mkdir()
+    (root / "projects/dws/tests/broken.yaml").write_text(text.lstrip("\n"), encoding="utf-8")
+    began = time.perf_counter()
+    result = run_flinkx("test", root.name, cwd=root.parent)
+    return result, time.perf_counter() - began, (result.stdout + result.stderr).splitlines()
+
+
+def expect_broken_line(lines: list[str], position: tuple[int, int], text: str) -> None:
+    line, col = position
+    wanted = f"{BROKEN_FILE}:{line}:{col}: {text}"
+    assert wanted in lines, (wanted, lines)
+
+
+BROKEN_FILE = "ws/projects/dws/tests/broken.yaml"

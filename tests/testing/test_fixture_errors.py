@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
-import time
 
 import pytest
 
 from tests.testing.conftest import needs_flink
+from tests.testing.conftest import expect_broken_line
+from tests.testing.conftest import fragment_at
+from tests.testing.conftest import run_broken_tests
 from tests.testing.conftest import run_flinkx
 
 BROKEN = """
@@ -92,33 +93,15 @@ LINES = BROKEN.lstrip("\n").splitlines()
 
 
 def at(fragment: str, nth: int = 1) -> tuple[int, int]:
-    """(line, col) of the nth occurrence of `fragment` in the test file."""
-    seen = 0
-    for number, line in enumerate(LINES, 1):
-        if fragment in line:
-            seen += 1
-            if seen == nth:
-                return number, line.index(fragment) + 1
-    raise AssertionError(fragment)
+    return fragment_at(LINES, fragment, nth)
 
 
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory):
-    from tests.conftest import EXAMPLE
-
-    root = tmp_path_factory.mktemp("broken") / "ws"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build", "tests"))
-    (root / "projects/dws/tests").mkdir()
-    (root / "projects/dws/tests/broken.yaml").write_text(BROKEN.lstrip("\n"), encoding="utf-8")
-    began = time.perf_counter()
-    result = run_flinkx("test", "ws", cwd=root.parent)
-    return result, time.perf_counter() - began, (result.stdout + result.stderr).splitlines()
+    return run_broken_tests(tmp_path_factory.mktemp("broken") / "ws", BROKEN)
 
 
-def expect_line(lines: list[str], position: tuple[int, int], text: str) -> None:
-    line, col = position
-    wanted = f"ws/projects/dws/tests/broken.yaml:{line}:{col}: {text}"
-    assert wanted in lines, (wanted, lines)
+expect_line = expect_broken_line
 
 
 @needs_flink

@@ -1,12 +1,12 @@
 """Bad timelines are FX5xx lines at their YAML position, found before any JVM starts (exit 1)."""
 from __future__ import annotations
 
-import shutil
-import time
 
 import pytest
 
-from tests.testing.conftest import run_flinkx
+from tests.testing.conftest import expect_broken_line
+from tests.testing.conftest import fragment_at
+from tests.testing.conftest import run_broken_tests
 
 BROKEN = """
 - name: a watermark going backwards
@@ -61,32 +61,15 @@ LINES = BROKEN.lstrip("\n").splitlines()
 
 
 def at(fragment: str, nth: int = 1) -> tuple[int, int]:
-    seen = 0
-    for number, line in enumerate(LINES, 1):
-        if fragment in line:
-            seen += 1
-            if seen == nth:
-                return number, line.index(fragment) + 1
-    raise AssertionError(fragment)
+    return fragment_at(LINES, fragment, nth)
 
 
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory):
-    from tests.conftest import EXAMPLE
-
-    root = tmp_path_factory.mktemp("timeline") / "ws"
-    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build", "tests"))
-    (root / "projects/dws/tests").mkdir()
-    (root / "projects/dws/tests/broken.yaml").write_text(BROKEN.lstrip("\n"), encoding="utf-8")
-    began = time.perf_counter()
-    result = run_flinkx("test", "ws", cwd=root.parent)
-    return result, time.perf_counter() - began, (result.stdout + result.stderr).splitlines()
+    return run_broken_tests(tmp_path_factory.mktemp("broken") / "ws", BROKEN)
 
 
-def expect_line(lines: list[str], position: tuple[int, int], text: str) -> None:
-    line, col = position
-    wanted = f"ws/projects/dws/tests/broken.yaml:{line}:{col}: {text}"
-    assert wanted in lines, (wanted, lines)
+expect_line = expect_broken_line
 
 
 def test_nothing_runs_and_exit_code_is_1(broken):
