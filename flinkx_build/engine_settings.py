@@ -43,19 +43,42 @@ _REFUSED_PARTS = frozenset({"dir", "dirs", "path", "paths", "localdir", "jar", "
                             "address", "port", "host", "url", "python", "listeners", "download-dir"})
 REFUSED_PARTS = _REFUSED_PARTS  # the planner driver applies the same rule to the same words (planner/protocol.py)
 
+# Allowed settings that make planning super-linear past a size, each with the largest value a task may give
+# (issue 41): the bushy join reorder is exhaustive over the joined inputs up to this threshold, so a task
+# that enables join reordering and raises it past Flink's own default (12) made the planner run for hours on
+# an 18-table join (measured: 16 tables, a star, over 600 s; at 12 the same task plans in 13 s). Above the
+# threshold Flink reorders left-deep, which is polynomial. The driver also forces the cap (Policy.java), so a
+# value that reaches the engine some other way is capped too.
+CAPS: dict[str, int] = {"table.optimizer.bushy-join-reorder-threshold": 12}
 
-def refusal(key: str) -> str:
-    """Why a task may not SET `key` (a one-line message without the code), or '' when it may."""
+
+def refusal(key: str, value: str | None = None) -> str:
+    """Why a task may not SET `key` (to `value`, when given): a one-line message without the code, or ''."""
     lowered = key.strip().lower()
     parts = set(lowered.replace("-", ".").split(".")) | set(lowered.split("."))
     allowed = lowered in ALLOWED_KEYS or lowered.startswith(ALLOWED_PREFIXES)
-    if allowed and not parts & _REFUSED_PARTS:
-        return ""
-    return (f"SET '{key}' is not an engine setting a task may change: flinkx applies only planner and "
-            f"execution options (docs/security.md, allowed engine settings)")
+    if not allowed or parts & _REFUSED_PARTS:
+        return (f"SET '{key}' is not an engine setting a task may change: flinkx applies only planner and "
+                f"execution options (docs/security.md, allowed engine settings)")
+    cap = CAPS.get(lowered)
+    if cap is not None and value is not None and not _within(value, cap):
+        return (f"SET '{key}' = '{value.strip()[:40]}' is over flinkx's cap of {cap}: past it, planning a join "
+                f"takes exponential time (docs/security.md, allowed engine settings)")
+    return ""
+
+
+def _within(value: str, cap: int) -> bool:
+    text = value.strip().strip("'").strip()
+    return text.isdigit() and len(text) <= 6 and int(text) <= cap
 
 
 HINT = "remove the SET; addresses, paths, jars, classes and state locations are the operator's, not the task's"
+
+
+def hint(key: str) -> str:
+    """The fix for a refused SET of `key`."""
+    cap = CAPS.get(key.strip().lower())
+    return HINT if cap is None else f"set it to {cap} or less, or remove the SET (Flink's default is 12)"
 
 
 def _quoted(text: str, start: int) -> tuple[str, int] | None:

@@ -122,6 +122,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX303": ("error", "the target's planner cannot be set up here"),
     "FX304": ("error", "a downloaded Flink wheel does not match its pinned checksum"),
     "FX305": ("error", "the cluster, the client and flink_version are not the same Flink"),
+    "FX306": ("error", "the target's planner did not finish planning the task (its budget)"),
     "FX314": ("error", "a test's Flink job did not finish within --timeout"),
     # flinkx test (flinkx_build/testing/, docs/testing.md)
     "FX500": ("error", "invalid test file"),

@@ -22,14 +22,14 @@ _CODE_HINT = ("declare the function in the project (its signature is what flinkx
               "with --jar on the deploy command line")
 
 
-def engine_setting(ws: Workspace, project: str, rs_parsed: ParsedStatement) -> tuple[str, int, int] | None:
-    """(key, line, col) of the Flink setting a statement SETs, or None."""
+def engine_setting(ws: Workspace, project: str, rs_parsed: ParsedStatement) -> tuple[str, str, int, int] | None:
+    """(key, value, line, col) of the Flink setting a statement SETs, or None."""
     if rs_parsed.kind == "flink_set" and rs_parsed.flink_set is not None:
         at = rs_parsed.code_pos or rs_parsed.pos
-        return rs_parsed.flink_set[0], at.line, at.col
+        return rs_parsed.flink_set[0], rs_parsed.flink_set[1], at.line, at.col
     option = rs_parsed.set_option
     if rs_parsed.kind == "set_option" and option is not None and is_flink_config(ws, project, option):
-        return ".".join(option.parts), option.pos.line, option.pos.col
+        return ".".join(option.parts), option.value, option.pos.line, option.pos.col
     return None
 
 
@@ -47,10 +47,10 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
             continue
         setting = engine_setting(ws, task.project, parsed)
         if setting is not None:
-            key, line, col = setting
-            why = engine_settings.refusal(key)
+            key, value, line, col = setting
+            why = engine_settings.refusal(key, value)
             if why:
-                out.append(Diagnostic(path, line, col, engine_settings.CODE, why, engine_settings.HINT))
+                out.append(Diagnostic(path, line, col, engine_settings.CODE, why, engine_settings.hint(key)))
     return out
 
 

@@ -20,6 +20,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
 from flinkx_build.lint.formats import FORMATS
 from flinkx_build.planner import LINT_CODE as PLANNER_CODE
+from flinkx_build.planner import STOPPED_CODE
 from flinkx_build.lint.formats import render
 from flinkx_build.lint.result_cache import LintMemo
 from flinkx_build.lint.select import CodeFilter
@@ -117,7 +118,7 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
         finally:
             if parser is not None:
                 parser.close()
-        if memo is not None:
+        if memo is not None and not any(d.code == STOPPED_CODE for d in found):  # a task not judged: judge it next run
             memo.remember(found)
         refused: list[Diagnostic] = []
         if fixes and write:

@@ -28,6 +28,8 @@ from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.planner import STOPPED_CODE
+from flinkx_build.planner.protocol import did_not_finish
 from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import target_or_problem
@@ -39,7 +41,7 @@ INSTALL_HINT = 'install the Flink extra: pip install "flinkx-build[flink]" (need
 
 def map_finding(script: CompiledScript, finding: FlinkFinding, path_of_compiled: str) -> Diagnostic:
     """A Flink finding at the task's token it came from, else at the YAML entry that generated the DDL."""
-    return diagnostic_for(script, finding, path_of_compiled, "FX300")
+    return diagnostic_for(script, finding, path_of_compiled, STOPPED_CODE if did_not_finish(finding) else "FX300")
 
 
 def _check_extra() -> None:

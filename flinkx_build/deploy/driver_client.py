@@ -97,7 +97,7 @@ def _not_planned(detail: dict[str, Any], statements: list[Statement]) -> str:
     index = detail.get("index", -1)
     stmt = statements[index] if isinstance(index, int) and 0 <= index < len(statements) else Statement("other", "")
     if why == "set":
-        return planning.set_refusal(str(detail.get("key", ""))) or f"SET '{detail.get('key')}' is not planned"
+        return planning.set_refusal(str(detail.get("key", "")), detail.get("value")) or f"SET '{detail.get('key')}' is not planned"
     if why == "loads_code":
         return planning.loads_code(operation, stmt)
     if why == "udf":

@@ -62,7 +62,7 @@ def submission_steps(statements: list[Statement]) -> list[tuple[str, ...]]:
         if stmt.kind == "set":
             pair = engine_settings.set_pair(stmt.text)
             if pair:
-                why = set_refusal(pair[0])
+                why = set_refusal(*pair)
                 if why:
                     raise DeployFlinkError(why)
                 steps.append(("set", *pair))

@@ -54,8 +54,8 @@ def no_signature(function_name: str) -> str:
             "through stand-ins of their declared return type")
 
 
-def set_refusal(key: str) -> str:
-    why = engine_settings.refusal(key)
+def set_refusal(key: str, value: str | None = None) -> str:
+    why = engine_settings.refusal(key, value)
     return f"{engine_settings.CODE} {why}" if why else ""
 
 
@@ -76,7 +76,7 @@ def prepare_standins(jvm: Any, tenv: Any, statements: list[Statement], udfs: tup
         if name == "SetOperation":
             if operation.getKey().isPresent() and operation.getValue().isPresent():
                 key = str(operation.getKey().get())
-                why = set_refusal(key)
+                why = set_refusal(key, str(operation.getValue().get()))
                 if why:
                     raise NotPlanned(why)
                 config.setString(key, str(operation.getValue().get()))

@@ -30,7 +30,10 @@ from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
 from flinkx_build.planner import LINT_CODE
+from flinkx_build.planner import STOPPED_CODE
+from flinkx_build.planner.protocol import did_not_finish
 from flinkx_build.planner.jar import sources_hash
+from flinkx_build.planner.process import BUDGET_ENV
 from flinkx_build.planner.process import Planner
 from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
@@ -40,6 +43,8 @@ from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
 
 CODE = LINT_CODE
+_STOPPED_HINT = ("simplify the statement (fewer joined tables, or no SET that enables join reordering); "
+                 f"${BUDGET_ENV} raises the budget on a slow machine")
 FORMAT = "flinkx-planner-verdict"
 VERSION = 2  # 2: a finding keeps the function it is about (FX142's notes are dropped after a cache read too)
 CLEAN_FORMAT = "flinkx-planner-clean"
@@ -84,6 +89,8 @@ class PlannerPass:
             self._remember_clean(task)
         version = self.session.workspace.config.flink_version
         hint = f"Flink {version}'s planner rejects it (flink_version in flinkx.yaml); `--no-planner` skips this check"
+        if any(did_not_finish(f) for f in verdict):  # fails closed: one error for the task, never "clean"
+            return [diagnostic_for(script, verdict[0], task.display_path, STOPPED_CODE, _STOPPED_HINT)]
         places = {(d.path, d.line, d.col) for d in found}
         out = []
         for finding in verdict:
@@ -135,17 +142,21 @@ class PlannerPass:
             if found is not None:
                 self.cached += 1
                 return found
-        planner = self._open()
-        if planner is None:
-            return None
-        verdict = planner.validate(script)
-        self.planned += 1
-        if any(f.extra.get("internal") for f in verdict):  # the planner failed, not the task: say so, keep nothing
-            self.note = f"the planner check ({CODE}) stopped: {verdict[0].message}"
-            self.close()
-            self._problem = verdict[0].message
-            return None
-        write_entry(path, FORMAT, VERSION, key, [_to_json(f) for f in verdict])
+        verdict = None
+        for _attempt in range(2):
+            planner = self._open()
+            if planner is None:
+                return verdict  # could not (re)start: said once in the note; a task already stopped keeps its FX306
+            verdict = planner.validate(script)
+            self.planned += 1
+            if not any(did_not_finish(f) for f in verdict):
+                write_entry(path, FORMAT, VERSION, key, [_to_json(f) for f in verdict])
+                return verdict
+            # not cached: the task was not judged. The driver is gone or stopped this task's planning; a fresh
+            # one plans the next task. A driver that ended under another run's task gets this task once more.
+            self._close_planner()
+            if any(f.extra.get("budget") for f in verdict):
+                break
         return verdict
 
     def _open(self) -> Planner | None:
@@ -191,6 +202,9 @@ class PlannerPass:
             if entry is not None:
                 write_entry(entry[0], CLEAN_FORMAT, VERSION, entry[1], list(self._clean)[-CLEAN_LIMIT:])
             self._clean_changed = False
+        self._close_planner()
+
+    def _close_planner(self) -> None:
         if self._planner is not None:
             self._planner.close()
             self._planner = None

@@ -29,7 +29,22 @@ from flinkx_build.validate.contract import ScriptToValidate
 # as the PyFlink gateway's (validate/jvm.py): planning needs little heap, Calcite a deep stack
 JVM_ARGS = ["-Xmx512m", "-Xss4m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]
 START_TIMEOUT = 180.0  # a cold JVM on a busy two-core machine took 12 s for Flink 2.3
+# a task's planning budget, checked by the driver (Driver.java stops the planning past it: FX306); a normal
+# task plans in well under a second, the first of a fresh JVM in about 8 s on a busy two-core machine
+BUDGET_ENV = "FLINKX_PLANNER_BUDGET_SECONDS"
+BUDGET_SECONDS = 120.0
+# the client's own deadline for an answer: the budget, plus the wait for the tasks of other runs the warm
+# service plans first (one at a time), plus the stop
 TASK_TIMEOUT = 600.0
+
+
+def budget_ms() -> int:
+    """The planning budget of one task, in milliseconds (`$FLINKX_PLANNER_BUDGET_SECONDS`, else 120 s)."""
+    try:
+        seconds = float(os.environ.get(BUDGET_ENV, ""))
+    except ValueError:
+        seconds = BUDGET_SECONDS
+    return max(int(seconds * 1000), 1) if seconds > 0 else int(BUDGET_SECONDS * 1000)
 
 
 class PlannerStopped(Exception):
@@ -115,7 +130,7 @@ class Planner:
         began = time.perf_counter()
         try:
             self._next_id += 1
-            self._send(protocol.request_for(script, self._next_id))
+            self._send(protocol.request_for(script, self._next_id, budget_ms()))
             answer = self._answer(TASK_TIMEOUT)
             return protocol.findings_from(script, answer)
         except PlannerStopped as exc:

@@ -27,6 +27,7 @@ def policy() -> dict[str, Any]:
         "allowed_keys": sorted(engine_settings.ALLOWED_KEYS),
         "allowed_prefixes": list(engine_settings.ALLOWED_PREFIXES),
         "refused_parts": sorted(engine_settings.REFUSED_PARTS),
+        "caps": dict(engine_settings.CAPS),
         "safe_catalog_types": sorted(engine_settings.SAFE_CATALOG_TYPES),
         "changelog_formats": sorted(standin.CHANGELOG_FORMATS),
         "append_only_sinks": sorted(standin.APPEND_ONLY_SINKS),
@@ -34,9 +35,10 @@ def policy() -> dict[str, Any]:
     }}
 
 
-def request_for(script: ScriptToValidate, request_id: int) -> dict[str, Any]:
+def request_for(script: ScriptToValidate, request_id: int, budget_ms: int) -> dict[str, Any]:
     return {
         "id": request_id,
+        "budget_ms": budget_ms,
         "mode": script.mode,
         "statements": [{"sql": statement_sql(stmt), "skip": is_comment_only(stmt.text)} for stmt in script.statements],
         "udfs": [{"name": u.name, "returns": u.returns, "kind": u.kind} for u in script.udfs],
@@ -45,6 +47,10 @@ def request_for(script: ScriptToValidate, request_id: int) -> dict[str, Any]:
 
 def findings_from(script: ScriptToValidate, answer: dict[str, Any]) -> list[FlinkFinding]:
     """The driver's answer as findings; an error answer is one finding at the script's start."""
+    if answer.get("budget_exceeded"):
+        seconds = int(answer.get("budget_ms", 0)) / 1000
+        return [stopped(script, f"planning this task took longer than its budget of {seconds:g} s, so the planner "
+                                "stopped it", budget=True)]
     if "error" in answer or not isinstance(answer.get("findings"), list):
         return [stopped(script, str(answer.get("error", "no answer from the planner")))]
     findings: list[FlinkFinding] = []
@@ -85,10 +91,19 @@ def findings_from(script: ScriptToValidate, answer: dict[str, Any]) -> list[Flin
     return findings
 
 
-def stopped(script: ScriptToValidate, why: str) -> FlinkFinding:
-    first = script.statements[0] if script.statements else None
+def stopped(script: ScriptToValidate, why: str, budget: bool = False) -> FlinkFinding:
+    """The one finding of a task the planner did not finish: over its budget (`budget`), or the driver stopped."""
+    # at the task's own first statement (the generated DDL of its tables comes first in the script)
+    index = next((i for i, s in enumerate(script.statements) if s.origin is not None), 0 if script.statements else -1)
+    first = script.statements[index] if index >= 0 else None
     return FlinkFinding(script.key, first.line if first else 1, first.col if first else 1,
-                        f"validation stopped: {why}", "semantic", extra={"internal": True})
+                        why if budget else f"validation stopped: {why}", "semantic", index,
+                        extra={"budget": True} if budget else {"internal": True})
+
+
+def did_not_finish(finding: FlinkFinding) -> bool:
+    """Whether a finding says the planner did not finish its task (FX306), rather than judging it."""
+    return bool(finding.extra.get("budget") or finding.extra.get("internal"))
 
 
 # --- flinkx deploy's client (DeployClient.java) --------------------------------------------------

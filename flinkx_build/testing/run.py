@@ -276,7 +276,7 @@ def allowed_setting(sql: str) -> tuple[str, str] | None:
     """The (key, value) a test applies for a task's SET (None: not a key-value SET); NotRunnable
     for a key outside the engine settings' allow-list. Both runtimes decide it here."""
     pair = engine_settings.set_pair(sql)
-    if pair and (why := engine_settings.refusal(pair[0])):
+    if pair and (why := engine_settings.refusal(*pair)):
         raise NotRunnable(f"{engine_settings.CODE} flinkx test does not apply it: {why}")
     return pair
 

@@ -50,8 +50,12 @@ def stop_all_services() -> None:
     for version in TARGETS:
         target = TARGETS[version]
         lib = jars.installed_lib(target)
-        if lib is not None:
-            service.stop(target, driver.driver_jar(target, lib, None))
+        try:
+            jar = driver.driver_jar(target, lib, None) if lib is not None else None
+        except driver.DriverUnavailable:  # never compiled in this session: no service of it can be running
+            jar = None
+        if jar is not None:
+            service.stop(target, jar)
 
 
 @pytest.fixture

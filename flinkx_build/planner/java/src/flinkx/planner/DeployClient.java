@@ -152,9 +152,10 @@ final class DeployClient {
                 String key = optional(Reflect.call(operation, "getKey"));
                 String value = optional(Reflect.call(operation, "getValue"));
                 if (key != null && value != null) {
-                    if (!policy.setAllowed(key)) {
+                    if (!policy.setAllowed(key, value)) {
                         NotPlanned refused = notPlanned("set", index, name);
                         refused.detail.put("key", key);
+                        refused.detail.put("value", value);
                         throw refused;
                     }
                     config.set(ConfigOptions.key(key).stringType().noDefaultValue(), value);

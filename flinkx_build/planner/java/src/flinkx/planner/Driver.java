@@ -8,7 +8,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +34,8 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
  *   java -cp driver.jar:lib/* flinkx.planner.Driver --socket PATH --idle-seconds N
  * </pre>
  * A conversation starts with {"policy": {...}} (flinkx's allow-lists, see Policy), then each line is
- * {"id", "mode", "statements": [{"sql", "skip"}], "udfs": [...]} and gets {"id", "findings", "ms"};
+ * {"id", "mode", "statements": [{"sql", "skip"}], "udfs": [...], "budget_ms"} and gets {"id", "findings", "ms"}
+ * (or {"id", "budget_exceeded": true} when planning took longer than the budget: it is stopped);
  * {"ping": true} gets {"pong": true, "flink": version}; {"stop": true} ends a service; {"deploy": ...} is
  * flinkx deploy's client (DeployClient); {"test": {...}} runs one case of flinkx test (TestJob). With --socket the
  * driver is the warm service lint and the language server share: it exits after N idle seconds.
@@ -40,6 +45,11 @@ public final class Driver {
     private static final Object PLANNING = new Object(); // one task at a time: TableEnvironments are not shared
     private static final Map<String, ScriptPlanner> PLANNERS = new HashMap<>();
     private static volatile long lastUse = System.nanoTime();
+    private static volatile boolean mustExit;
+    private static volatile Path servicePath; // the warm service's socket, null for a --stdio child
+    // a task's planning budget unless its request names one (flinkx_build/planner/process.py sends it): a
+    // normal task plans in well under a second, the first of a fresh JVM in about 8 s on a busy machine
+    private static final long DEFAULT_BUDGET_MS = 120_000;
 
     private Driver() {}
 
@@ -60,6 +70,7 @@ public final class Driver {
     }
 
     private static void serve(Path socket, long idleSeconds) throws IOException {
+        servicePath = socket;
         Files.deleteIfExists(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
@@ -82,8 +93,8 @@ public final class Driver {
             lastUse = System.nanoTime();
             Thread worker = new Thread(() -> {
                 try (SocketChannel channel = client) {
-                    OutputStream out = Channels.newOutputStream(channel);
-                    if (converse(Channels.newInputStream(channel), new PrintStream(out, true, "UTF-8"))) {
+                    OutputStream out = outputOf(channel);
+                    if (converse(inputOf(channel), new PrintStream(out, true, "UTF-8"))) {
                         quit(socket);
                     }
                 } catch (IOException e) {
@@ -93,6 +104,41 @@ public final class Driver {
             worker.setDaemon(true);
             worker.start();
         }
+    }
+
+    // Streams straight on the channel: Channels.newInputStream/newOutputStream share the channel's blocking lock,
+    // so a conversation's reader, which waits for the client's next line while a task is planned, would block
+    // the answer being written
+    private static InputStream inputOf(SocketChannel channel) {
+        return new InputStream() {
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) == 1 ? one[0] & 0xff : -1;
+            }
+
+            @Override
+            public int read(byte[] bytes, int offset, int length) throws IOException {
+                return length == 0 ? 0 : channel.read(ByteBuffer.wrap(bytes, offset, length));
+            }
+        };
+    }
+
+    private static OutputStream outputOf(SocketChannel channel) {
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+        };
     }
 
     private static void quit(Path socket) {
@@ -106,11 +152,11 @@ public final class Driver {
 
     /** One conversation; true when the client asked the service to stop. */
     private static boolean converse(InputStream input, PrintStream out) throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
+        Lines lines = new Lines(input);
         ScriptPlanner planner = null;
         Policy policy = null;
         String line;
-        while ((line = reader.readLine()) != null) {
+        while ((line = lines.next()) != null) {
             lastUse = System.nanoTime();
             if (line.isBlank()) {
                 continue;
@@ -141,20 +187,130 @@ public final class Driver {
                     synchronized (PLANNING) {
                         DeployClient.answer(planner.policy, request, answer);
                     }
-                } else {
-                    long began = System.nanoTime();
-                    synchronized (PLANNING) {
-                        answer.set("findings", planner.plan(request));
-                    }
-                    answer.put("ms", (System.nanoTime() - began) / 1_000_000);
+                } else if (!planWithinBudget(planner, request, answer, lines)) {
+                    return false; // the client went away: its planning was cancelled, nobody to answer
                 }
             } catch (Throwable e) {
                 answer.put("error", e.getClass().getName() + ": " + e.getMessage());
             }
             out.println(JSON.writeValueAsString(answer));
             lastUse = System.nanoTime();
+            if (mustExit) {
+                exitNow(); // a task's planning ran past its budget: only ending the JVM stops it
+            }
         }
         return false;
+    }
+
+    /**
+     * Plans one task on a thread of its own, within the request's budget ("budget_ms"): past it the answer
+     * says so (flinkx reports FX306 for the task, never "clean") and the driver ends once it has answered, as it
+     * does at once when the client goes away mid-task (exitNow). False: the client is gone.
+     */
+    private static boolean planWithinBudget(ScriptPlanner planner, JsonNode request, ObjectNode answer, Lines lines)
+            throws InterruptedException {
+        long budgetMs = Math.max(request.path("budget_ms").asLong(DEFAULT_BUDGET_MS), 1);
+        AtomicReference<Object> result = new AtomicReference<>();
+        AtomicLong started = new AtomicLong(); // when this task got the planner: waiting for another's is not its time
+        AtomicBoolean abandoned = new AtomicBoolean();
+        Thread worker = new Thread(() -> {
+            try {
+                synchronized (PLANNING) {
+                    if (abandoned.get()) {
+                        return;
+                    }
+                    started.set(System.nanoTime());
+                    result.set(planner.plan(request));
+                }
+            } catch (Throwable e) {
+                result.set(e);
+            }
+        }, "flinkx-plan");
+        worker.setDaemon(true);
+        worker.start();
+        while (worker.isAlive()) {
+            worker.join(50);
+            if (!worker.isAlive()) {
+                break;
+            }
+            boolean running = started.get() != 0;
+            if (lines.closed()) {
+                abandoned.set(true);
+                if (running) {
+                    exitNow();
+                }
+                return false;
+            }
+            if (running && System.nanoTime() - started.get() > budgetMs * 1_000_000L) {
+                mustExit = true; // once the answer is written
+                answer.put("budget_exceeded", true);
+                answer.put("budget_ms", budgetMs);
+                answer.put("ms", (System.nanoTime() - started.get()) / 1_000_000);
+                return true;
+            }
+        }
+        Object planned = result.get();
+        if (planned instanceof Throwable) {
+            Throwable error = (Throwable) planned;
+            answer.put("error", error.getClass().getName() + ": " + error.getMessage());
+        } else {
+            answer.set("findings", (JsonNode) planned);
+        }
+        answer.put("ms", (System.nanoTime() - started.get()) / 1_000_000);
+        return true;
+    }
+
+    /**
+     * Ends the driver, its planning with it: a Java thread cannot be stopped safely (stopping one inside a class's
+     * static initialiser broke that class for every later task: measured, false FX301s), and the optimizer has no
+     * cancellation point inside a rule. A service deletes its socket first; the next run starts a fresh driver,
+     * and a run whose task was waiting here asks that one (lint/planner_pass.py).
+     */
+    private static void exitNow() {
+        if (servicePath != null) {
+            quit(servicePath);
+        }
+        System.exit(0);
+    }
+
+    /** A conversation's request lines, read on a thread of their own so a planning wait can see the client leave. */
+    private static final class Lines {
+        private static final String END = new String("end of input");
+        private final LinkedBlockingQueue<String> queue = new LinkedBlockingQueue<>();
+        private volatile boolean closed;
+
+        Lines(InputStream input) {
+            BufferedReader reader = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
+            Thread thread = new Thread(() -> {
+                try {
+                    String line;
+                    while ((line = reader.readLine()) != null) {
+                        queue.add(line);
+                    }
+                } catch (IOException e) {
+                    // the client went away
+                }
+                closed = true;
+                queue.add(END);
+            }, "flinkx-requests");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** The next line, or null at the end of the conversation. */
+        String next() throws IOException {
+            try {
+                String line = queue.take();
+                return line == END ? null : line;
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+        }
+
+        /** Whether the client closed its side (only an end can arrive while its request is planned). */
+        boolean closed() {
+            return closed;
+        }
     }
 
     private static ScriptPlanner planner(JsonNode policy) throws Exception {

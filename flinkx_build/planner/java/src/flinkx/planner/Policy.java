@@ -21,6 +21,7 @@ final class Policy {
     final Set<String> changelogFormats = new HashSet<>();
     final Set<String> appendOnlySinks = new HashSet<>();
     final Set<String> allChangesSinks = new HashSet<>();
+    final Map<String, Long> caps = new LinkedHashMap<>();
 
     static Policy from(JsonNode node) {
         Policy policy = new Policy();
@@ -31,6 +32,8 @@ final class Policy {
         fill(policy.changelogFormats, node.get("changelog_formats"));
         fill(policy.appendOnlySinks, node.get("append_only_sinks"));
         fill(policy.allChangesSinks, node.get("all_changes_sinks"));
+        JsonNode caps = node.path("caps");
+        caps.fieldNames().forEachRemaining(key -> policy.caps.put(key, caps.get(key).asLong()));
         return policy;
     }
 
@@ -40,8 +43,21 @@ final class Policy {
         }
     }
 
-    /** engine_settings.refusal(key) == "": the same rule, on the same data. */
-    boolean setAllowed(String key) {
+    /** engine_settings.refusal(key, value) == "": the same rule, on the same data (a null value: the key alone). */
+    boolean setAllowed(String key, String value) {
+        if (!keyAllowed(key)) {
+            return false;
+        }
+        Long cap = caps.get(key.trim().toLowerCase(Locale.ROOT));
+        if (cap == null || value == null) {
+            return true;
+        }
+        String text = value.trim();
+        text = text.startsWith("'") && text.endsWith("'") && text.length() >= 2 ? text.substring(1, text.length() - 1).trim() : text;
+        return text.matches("[0-9]{1,6}") && Long.parseLong(text) <= cap;
+    }
+
+    private boolean keyAllowed(String key) {
         String lowered = key.trim().toLowerCase(Locale.ROOT);
         Set<String> parts = new HashSet<>();
         for (String part : lowered.replace("-", ".").split("\\.", -1)) {

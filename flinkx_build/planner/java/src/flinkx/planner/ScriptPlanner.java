@@ -120,12 +120,12 @@ final class ScriptPlanner {
         Configuration config = state.tenv.getConfig().getConfiguration();
         if (name.equals("SqlSet") || name.equals("SetOperation")) {
             String key = setKey(node, name);
-            if (!key.isEmpty() && !policy.setAllowed(key)) {
-                return; // FX196 refuses it before planning; never handed to the engine
-            }
             String value = name.equals("SqlSet")
                     ? (Reflect.call(node, "getKey") != null ? String.valueOf(Reflect.call(node, "getValueString")) : null)
                     : optional(Reflect.call(node, "getValue"));
+            if (!key.isEmpty() && !policy.setAllowed(key, value)) {
+                return; // FX196 refuses it before planning; never handed to the engine
+            }
             if (!key.isEmpty() && value != null) {
                 config.set(ConfigOptions.key(key).stringType().noDefaultValue(), value);
                 state.configKeys.add(key);

@@ -168,7 +168,7 @@ final class TestJob {
             List<String> collectIds, List<String> inserts, FixtureTimeline timeline) throws Exception {
         if (step.has("set")) {
             String key = step.get("set").get(0).asText();
-            if (!policy.setAllowed(key)) { // the Python side refuses it first, with its reason
+            if (!policy.setAllowed(key, step.get("set").get(1).asText())) { // the Python side refuses it first, with its reason
                 throw new Refused("flinkx test does not apply SET '" + key + "'");
             }
             put(tenv.getConfig().getConfiguration(), key, step.get("set").get(1).asText());
