@@ -46,6 +46,17 @@ class ConnectorSpec:
     strict: bool  # complete list: Flink refuses any other key
     source: str
     values: tuple[tuple[str, tuple[str, ...]], ...] = ()  # an enum option's accepted values (documented)
+    # a prefix whose keys the connector hands to a client (kafka's `properties.`), with the keys that client reads
+    client_prefixes: tuple[tuple[str, "ClientOptions"], ...] = ()
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """The settings a connector's client library reads (`client_options` in the data file)."""
+
+    name: str  # "kafka"
+    options: frozenset[str]
+    source: str
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,7 @@ class UnknownKey:
     hint: str
     refused: bool  # Flink refuses it ("Unsupported options found"); else a likely typo Flink may not see
     ignored: bool = False  # Flink ignores it (a filesystem table's format keys) instead of refusing it
+    client: str = ""  # handed to this client library, which ignores a key it does not read (kafka)
 
 
 @dataclass(frozen=True)
@@ -66,6 +78,8 @@ class Catalog:
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
     data = json.loads(DATA.read_text(encoding="utf-8"))
+    clients = {name: ClientOptions(name, frozenset(e["options"]), e.get("source", ""))
+               for name, e in data.get("client_options", {}).items()}
     connectors: dict[str, ConnectorSpec] = {}
     for name, entry in data["connectors"].items():
         spec = ConnectorSpec(
@@ -79,6 +93,7 @@ def catalog() -> Catalog:
             strict=entry.get("strict", False),
             source=entry.get("source", ""),
             values=tuple((key, tuple(allowed)) for key, allowed in sorted(entry.get("values", {}).items())),
+            client_prefixes=tuple((prefix, clients[client]) for prefix, client in entry.get("client_prefixes", {}).items()),
         )
         for alias in (name, *entry.get("aliases", [])):
             connectors[alias.lower()] = spec
@@ -149,7 +164,10 @@ def unknown_keys(spec: ConnectorSpec, options: Mapping[str, str], keys: Iterable
     formats = _format_prefixes(spec, options)
     out = []
     for key in keys:
-        if key in known or key.startswith(spec.prefixes):  # a tuple: one C call, not a generator per key
+        if key in known:
+            continue
+        if key.startswith(spec.prefixes):  # a tuple: one C call, not a generator per key
+            out.extend(_client_key(spec, key))
             continue
         under = next((fmt for prefix, fmt in formats if key.startswith(prefix)), False)
         if under is None:
@@ -160,6 +178,21 @@ def unknown_keys(spec: ConnectorSpec, options: Mapping[str, str], keys: Iterable
         ignored = under is not False and not spec.format_keys_checked
         out.append(UnknownKey(key, did_you_mean(key, known), refused=complete and not ignored, ignored=ignored))
     return out
+
+
+def _client_key(spec: ConnectorSpec, key: str) -> list[UnknownKey]:
+    """A key under a client prefix (`properties.group.idd`) that is a near miss of a setting the client reads:
+    the client ignores what it does not read, so a typo silently leaves the setting as it was. Only near
+    misses: a client takes plug-in settings (a SASL callback's, an interceptor's) no list holds."""
+    for prefix, client in spec.client_prefixes:
+        if key.startswith(prefix):
+            name = key[len(prefix):]
+            if name in client.options or not _near_miss(name, client.options):
+                return []
+            near = difflib.get_close_matches(name, sorted(client.options), n=1, cutoff=NEAR_MISS)
+            hint = f"did you mean '{prefix}{near[0]}'?" if near else ""
+            return [UnknownKey(key, hint, refused=False, client=client.name)]
+    return []
 
 
 def _near_miss(key: str, known: frozenset[str]) -> bool:

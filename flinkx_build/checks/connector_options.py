@@ -49,7 +49,10 @@ def _unknown(table: MetaTable, spec: ConnectorSpec, options: Mapping[str, str], 
 
 def _diagnostic(engine: str, table: MetaTable, spec: ConnectorSpec, found: UnknownKey, at: Loc, where: str = "") -> Diagnostic:
     what = f"{table.project}.{table.name} ({spec.name} connector{where})"
-    if found.ignored:
+    if found.client:
+        message = (f"'{found.key}' is not a {found.client.capitalize()} client setting: the {spec.name} connector hands it "
+                   f"to the client, which ignores it, so {table.project}.{table.name} keeps the setting it had")
+    elif found.ignored:
         message = f"unknown format option '{found.key}' for {what}: Flink ignores it"
     elif found.refused:
         message = f"unknown option '{found.key}' for {what}"

@@ -314,3 +314,33 @@ def test_a_blink_type_reports_near_misses_only(cli, make_workspace):
     assert [line for line in result.stdout.splitlines() if "FX42" in line] == [
         "projects/p/tables/w.yaml:9:14: FX420 'cacheTTLM' is not a documented option of p.w (odps connector) (did you mean 'cacheTTLMs'?)"]
     assert result.exit_code == 0  # a warning
+
+
+def test_a_misspelt_kafka_client_key_is_a_warning_with_the_client_setting_meant(cli, tmp_path):
+    # issue 44 case 2: kafka hands properties.* to the Kafka client, which ignores `group.idd`: the group id
+    # silently stays the meta table's. Flink accepts it, so a warning, not an error.
+    from tests.helpers import edited_example
+    from tests.helpers import one_verdict
+
+    stats = "projects/dws/tasks/order_stats_1m.sql"
+    ws = edited_example(tmp_path, [(stats, "`properties.group.id`", "`properties.group.idd`")])
+    assert one_verdict(cli, ws) == [
+        f"{stats}:9:1: FX420 'properties.group.idd' is not a Kafka client setting: the kafka connector hands it to the "
+        "client, which ignores it, so dwd.dwd_orders keeps the setting it had (did you mean 'properties.group.id'?)"]
+    assert cli("build", "--check", ".", cwd=ws).exit_code == 0
+
+
+def test_kafka_client_keys_are_generated_with_their_source_and_only_near_misses_warn():
+    from flinkx_build.connectors import catalog
+    from flinkx_build.connectors import unknown_keys
+
+    for name in ("kafka", "upsert-kafka"):
+        spec = catalog().connectors[name]
+        [(prefix, client)] = spec.client_prefixes
+        assert prefix == "properties." and "gen_kafka_client_keys.py" in client.source
+        assert {"group.id", "bootstrap.servers", "transaction.timeout.ms", "sasl.jaas.config"} <= client.options
+        options = {"connector": name, "topic": "t", "format": "json"}
+        written = ["properties.group.id", "properties.security.protocol", "properties.my.interceptor.setting",
+                   "properties.enable.auto.commitx"]
+        assert [(u.key, u.hint, u.refused) for u in unknown_keys(spec, options, written, [])] == [
+            ("properties.enable.auto.commitx", "did you mean 'properties.enable.auto.commit'?", False)]
