@@ -34,6 +34,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX125": ("error", "built-in function the target Flink version does not have"),
     "FX126": ("error", "built-in function called with the wrong number of arguments"),
     "FX127": ("error", "syntax the target Flink version does not have"),
+    "FX128": ("warning", "configuration key the target Flink version does not read (a near miss of one it does)"),
     "FX130": ("error", "unknown table"),
     "FX131": ("error", "unknown project"),
     "FX132": ("error", "ambiguous table: stream and offline tables share the name"),

@@ -10,6 +10,8 @@ What each finds, judged by the workspace's `flink_version` (flink_data.facts_for
   the version and the replacement where Flink's own jars name one.
 * FX124: a column type (meta table YAML, CREATE TABLE or ALTER TABLE in the task, CAST) that
   the target's parser does not know (VARIANT on 1.20), with the versions that have it.
+* FX128: a Flink configuration key in `SET` that the target does not read but that is a near miss
+  of one it does (`table.exec.mini-batch.enable`): Flink ignores it, a warning with the key meant.
 * FX126: a call of a built-in with fewer or more arguments than every signature of the target
   takes (Flink: "Invalid number of arguments to function"). Only functions called with plain
   `f(a, b)` syntax are counted: those whose name is a parser keyword have special forms
@@ -19,11 +21,13 @@ What each finds, judged by the workspace's `flink_version` (flink_data.facts_for
 """
 from __future__ import annotations
 
+import difflib
 from typing import Iterator
 
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.connectors import spec_for
+from flinkx_build.engine_settings import refusal
 from flinkx_build.errors import Diagnostic
 from flinkx_build.flink_data import FactoryFact
 from flinkx_build.flink_data import FlinkFacts
@@ -100,7 +104,7 @@ def option_finding(facts: FlinkFacts, key: str, path: str, pos: Pos) -> Diagnost
     if main is None:
         removed = facts.removed.get(key)
         if removed is None:
-            return None
+            return _misspelt_key(facts, key, path, pos)
         hint = (f"use '{removed.replacement}'" if removed.replacement
                 else "remove it, or find what replaces it in the Flink release notes")
         return Diagnostic(path, pos.line, pos.col, "FX122",
@@ -116,6 +120,21 @@ def option_finding(facts: FlinkFacts, key: str, path: str, pos: Pos) -> Diagnost
                           "see the version's configuration page for what replaces it; a later version removes it",
                           severity="warning")
     return None
+
+
+def _misspelt_key(facts: FlinkFacts, key: str, path: str, pos: Pos) -> Diagnostic | None:
+    """FX128 for a key a task may SET that the target does not read but that is a near miss of one it
+    does (`table.exec.mini-batch.enable`): Flink ignores it without a word, so the job runs without the
+    setting. Only near misses: a connector's jar declares options of its own (`table.exec.hive.*`) that
+    the target's facts do not hold, and those must stay quiet. A key outside the allow-list is FX196's."""
+    if refusal(key):
+        return None
+    near = difflib.get_close_matches(key, [k for k in facts.options if not k.startswith("__")], n=1, cutoff=0.85)
+    if not near:
+        return None
+    return Diagnostic(path, pos.line, pos.col, "FX128",
+                      f"'{key}' is not a configuration key of Flink {facts.version}: Flink ignores it without a word",
+                      f"did you mean '{near[0]}'?")
 
 
 def _factories(facts: FlinkFacts, options: dict[str, str]) -> Iterator[tuple[FactoryFact, str]]:
@@ -232,5 +251,6 @@ def _arity(facts: FlinkFacts, expr: ir.Expr, path: str) -> Diagnostic | None:
 # so the planner never sees it.
 CHECK = Check("the target Flink version", (
     CheckCode("FX122", "removed-option"), CheckCode("FX123", "deprecated-option"), CheckCode("FX124", "type-not-in-target"),
-    CheckCode("FX125", "function-not-in-target"), CheckCode("FX126", "function-arity"), CheckCode("FX498", "option-value"),
+    CheckCode("FX125", "function-not-in-target"), CheckCode("FX126", "function-arity"), CheckCode("FX128", "unknown-config-key"),
+    CheckCode("FX498", "option-value"),
 ), check)

@@ -119,3 +119,26 @@ def test_an_options_hint_value_is_checked_at_the_hint(make_workspace):
     found = _lint(make_workspace, KAFKA % "", task)
     assert len(found) == 1 and found[0].startswith("projects/ods/tasks/t.sql:2:")
     assert "'scan.startup.mode' = 'newest'" in found[0]
+
+
+def test_a_misspelt_configuration_key_is_a_warning_with_the_key_meant(cli, tmp_path):
+    # issue 44 case 3: Flink ignores `table.exec.mini-batch.enable` without a word; the job runs without mini-batch
+    from tests.helpers import edited_example
+    from tests.helpers import one_verdict
+
+    stats = "projects/dws/tasks/category_user_stats.sql"
+    ws = edited_example(tmp_path, [(stats, "mini-batch.enabled", "mini-batch.enable")])
+    assert one_verdict(cli, ws) == [
+        f"{stats}:15:1: FX128 'table.exec.mini-batch.enable' is not a configuration key of Flink 1.20: Flink ignores it "
+        "without a word (did you mean 'table.exec.mini-batch.enabled'?)"]
+
+
+@pytest.mark.parametrize("key", ["table.exec.iceberg.use.v2.sink", "table.exec.hive.fallback-mapred-reader",
+                                 "table.exec.mini-batch.enabled", "table.exec.state.ttl"])
+def test_a_key_no_near_miss_of_a_flink_key_is_quiet(make_workspace, key):
+    # connectors' own keys (hive, iceberg) are not in the target's facts: only near misses are reported
+    from flinkx_build.checks.flink_target import option_finding
+    from flinkx_build.flink_data import facts_for
+    from flinkx_build.frontend.positions import Pos
+
+    assert option_finding(facts_for("1.20"), key, "t.sql", Pos(1, 1)) is None
