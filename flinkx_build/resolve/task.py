@@ -84,7 +84,8 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             local_tables.add(stmt.query.renamed_to)
         if stmt.kind == "create_function" and stmt.defines:
             local_functions.add(stmt.defines.lower())
-            diags.append(_undeclared_function(task, stmt))
+            if not stmt.loads_code:  # LANGUAGE PYTHON, USING JAR: FX195 refuses the statement, one finding
+                diags.append(_undeclared_function(task, stmt))
         for fref in stmt.functions:
             rs.functions.append(_bind_function(ws, task, fref, local_functions, resolved, diags))
 
