@@ -81,6 +81,24 @@ def hint(key: str) -> str:
     return HINT if cap is None else f"set it to {cap} or less, or remove the SET (Flink's default is 12)"
 
 
+def _after_comments(text: str) -> str:
+    """`text` from its first token on: leading blanks, `-- ...` lines and `/* ... */` blocks skipped."""
+    i = 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if text.startswith("--", i):
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end + 1
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                return text[i:]
+            i = end + 2
+        else:
+            return text[i:]
+
+
 def _quoted(text: str, start: int) -> tuple[str, int] | None:
     """The SQL string literal opening at `text[start]` (`''` is a quote) and the index after it."""
     out, i = [], start + 1
@@ -99,8 +117,9 @@ def _quoted(text: str, start: int) -> tuple[str, int] | None:
 def set_pair(text: str) -> tuple[str, str] | None:
     """(key, value) of `SET 'key' = 'value'` or `SET key = value` as the compiled script writes
     it, or None. One left-to-right scan: a regex with a lazy value before trailing spaces was
-    quadratic on a long run of spaces (issue 26, item 6)."""
-    text = text.strip()
+    quadratic on a long run of spaces (issue 26, item 6). The comments a task wrote above its SET
+    travel with the statement and are skipped: a SET behind a comment was dropped before (issue 46)."""
+    text = _after_comments(text).strip()
     if len(text) < 4 or text[:3].upper() != "SET" or not text[3].isspace():
         return None
     i = len(text[3:]) - len(text[3:].lstrip()) + 3

@@ -53,6 +53,11 @@ def test_the_fingerprint_follows_the_statements_not_the_secret_values():
     ("set\n  a.b=x y", ("a.b", "x y")),
     ("SET 'unterminated = 'x'", None),
     ("SETTING a = b", None),
+    # the task's comments above its SET travel with it (issue 46: the SET was dropped)
+    ("-- state lives 1 hour\n\nSET 'table.exec.state.ttl' = '1 h'", ("table.exec.state.ttl", "1 h")),
+    ("/* a\n block */ -- and a line\nSET a.b = x", ("a.b", "x")),
+    ("/* never closed SET a.b = x", None),
+    ("-- SET a.b = x", None),
 ])
 def test_set_statements_become_configuration(text, pair):
     assert set_pair(text) == pair

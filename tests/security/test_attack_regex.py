@@ -52,6 +52,8 @@ CASES: dict[str, Callable[[], object]] = {
     # SET statements that flinkx test and deploy hand to Flink, and fixture column types
     "set_pair: spaces inside the value": lambda: engine_settings.set_pair("SET a = x" + SPACES + "y"),
     "set_pair: quoted key, spaces": lambda: engine_settings.set_pair("SET 'a' = 'x'" + SPACES + "y"),
+    "set_pair: comment openers": lambda: engine_settings.set_pair("/*" * (N // 2) + " SET a = b"),
+    "set_pair: comment lines": lambda: engine_settings.set_pair("--\n" * (N // 3) + "SET a = b"),
     "fixture type: spaces then junk": lambda: _raises(lambda: fixture_type("ROW<" + SPACES + "!")),
     # credential masking: a long key run, with and without a credential word, dotted, quoted
     "mask_text: key run": lambda: credentials.mask_text("password" + RUN),
