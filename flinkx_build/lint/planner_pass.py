@@ -1,7 +1,7 @@
 """lint's engine of record: each checked task planned on its target's real planner (FX301).
 
 When Java and the target's jars are here (lint never downloads: `flinkx validate` does that once),
-every task whose own findings do not stop compiling is planned on the warm planner service
+every task without an error finding is planned on the warm planner service
 (`planner/service.py`), and the planner's errors become FX301 at the Dataphin source token
 (`compile/flink_findings.py`). A finding another check already made at the same place is not repeated.
 Verdicts are cached by content: the compiled script and the target's Flink release, in this code
@@ -12,15 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from flinkx_build.cache_entries import entry_path
 from flinkx_build.cache_entries import read_entry
 from flinkx_build.cache_entries import write_entry
-from flinkx_build.checks import check_codes
-from flinkx_build.checks.engine_settings import REFUSALS
 from flinkx_build.compile.flink_findings import diagnostic_for
 from flinkx_build.compile.flink_findings import undeclared_function
 from flinkx_build.engines import engine as engine_named
@@ -65,12 +62,8 @@ class PlannerPass:
     cached: int = 0  # verdicts read from the cache
     _planner: Planner | None = None
     _problem: str | None = None
-    _blocking: frozenset[str] = field(default_factory=frozenset)
     _clean: dict[str, None] | None = None  # keys of the tasks the planner accepted (`_accepted_key`), oldest first
     _clean_changed: bool = False
-
-    def __post_init__(self) -> None:
-        self._blocking = frozenset(check_codes() - REFUSALS)
 
     def findings(self, task: Task, found: list[Diagnostic]) -> list[Diagnostic]:
         """FX301 for `task`, given the findings lint already has for it."""
@@ -114,8 +107,9 @@ class PlannerPass:
         ws = self.session.workspace
         if not engine_named(ws.config.engine).apache_flink:
             return False
-        # what stops compiling, or a statement that loads code or a refused SET, is never planned (as validate)
-        if any(d.is_error and d.code not in self._blocking for d in found):
+        # a task with an error is not planned, as the build does not plan what it cannot compile: the planner
+        # would only say again, at another column, what a fast check already said (one finding per root cause)
+        if any(d.is_error for d in found):
             return False
         return self._usable()
 

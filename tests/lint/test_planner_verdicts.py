@@ -31,3 +31,18 @@ def test_a_function_the_task_creates_without_a_signature_is_a_warning_not_an_err
         "(projects/dim/functions/my_upper.yaml with class, returns and params) and call it as dim:my_upper)"]
     assert one_verdict_planned(ws) == expected
     assert one_verdict_planned(ws) == expected  # and from the planner's verdict cache
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (("  city,\n", "  cty,\n"), f"{SYNC}:24:3: FX401 unknown column 'cty' (did you mean 'city'?)"),
+    (("COALESCE(vip_level, 0)  ", "user_name              "),
+     f"{SYNC}:25:3: FX411 column 6 (vip_level) is STRING, the sink column 'vip_level' of dim.dim_user is INT: Flink does "
+     "not cast it implicitly (CAST(... AS INT))"),
+    (("  city,\n", ""), f"{SYNC}:18:13: FX410 INSERT INTO dim.dim_user writes 7 columns, the sink has 8 (user_id, "
+     "user_name, phone, gender, city, vip_level, register_date, updated_at) (select one expression per sink column, in "
+     "the sink's order)"),
+], ids=["misspelt column", "STRING into INT", "column count"])
+def test_a_mistake_a_fast_check_finds_is_not_said_again_by_the_planner(tmp_path, edit, expected):
+    # case 11: each gave the fast finding and an FX301 saying the same at the statement's first line (lint only)
+    ws = edited_example(tmp_path, [(SYNC, *edit)])
+    assert one_verdict_planned(ws) == [expected]
