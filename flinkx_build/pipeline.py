@@ -273,7 +273,8 @@ class Session:
                 self.summary_cache.put(self.summary_cache.without_sql(key), made)
             self._lite[task.key] = made
             return made
-        made = summarize(rt, None if self._blocks_compile(task, rt.diagnostics) else self.compiled(task).text, settings)
+        blocked = self._blocks_compile(task, rt.diagnostics) or bool(rt.unloaded)
+        made = summarize(rt, None if blocked else self.compiled(task).text, settings)
         if self.summary_cache is not None:
             self.summary_cache.put(key, made)
         self._summaries[task.key] = made

@@ -24,7 +24,10 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     used = {tuple(key.split("@")[0].split(".", 1)) for key in analysed.reads | analysed.writes}
     referenced = {(ref.project or task.project, ref.name) for rs in analysed.statements for ref in rs.parsed.tables}
     typed = set()
-    unbound = any(b.kind == "error" for rs in analysed.statements for b in rs.tables)
+    # a reference that did not resolve, or a statement that did not parse, may be the use: say nothing then
+    # (its own finding is the one; "never used" would only follow from it)
+    unbound = any(b.kind in ("error", "unloaded") for rs in analysed.statements for b in rs.tables) \
+        or any(rs.parsed.syntax is not None for rs in analysed.statements)
     out = []
     sets: dict[tuple[str, str], dict[str, str]] = {}
     for rs in analysed.statements:

@@ -47,17 +47,19 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
                                           "Primary sort order of a streaming table must be ascending on time: MATCH_RECOGNIZE orders by a DESC key",
                                           "ORDER BY the time attribute ascending (drop DESC)"))
         if rs.parsed.kind in ("insert", "select") and sq.root >= 0:
-            out.extend(_root_order(path, sq.queries[sq.root], bindings))
+            out.extend(_root_order(path, sq.queries[sq.root], bindings, analysed.failed_watermarks))
     return out
 
 
-def _root_order(path: str, query: ir.Query, bindings: dict) -> list[Diagnostic]:
+def _root_order(path: str, query: ir.Query, bindings: dict, failed_watermarks: set[str]) -> list[Diagnostic]:
     if query.kind != "select" or not query.order_by or query.limit:
         return []
     key = query.order_by[0]
     binding = bindings.get(id(key)) if key.kind == ir.COLUMN else None
     if binding is None or binding.status != "bound" or binding.column is None or binding.column.type is None or key.pos is None:
         return []
+    if binding.source is not None and binding.source.table_key in failed_watermarks:
+        return []  # its watermark SET was refused: that finding is the one
     typ = binding.column.type
     if typ.time_attribute or typ.root in _TIMES and binding.source is not None and binding.source.kind not in _MODELLED:
         return []

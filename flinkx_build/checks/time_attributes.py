@@ -43,6 +43,8 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
             column = binding.column
             if binding.status != "bound" or column is None or column.type is None or window.pos is None or binding.ref.pos is None:
                 continue
+            if binding.source is not None and binding.source.table_key in analysed.failed_watermarks:
+                continue  # its watermark SET was refused: that finding is the one
             if not column.type.time_attribute:
                 pos = binding.ref.pos
                 out.append(Diagnostic(path, pos.line, pos.col, "FX451",

@@ -167,13 +167,29 @@ def _syntax_problem(tree: BaseSegment | None, violations: list, chunk: Chunk) ->
     for violation in violations:
         line, col = getattr(violation, "line_no", 1) or 1, getattr(violation, "line_pos", 1) or 1
         desc = violation.desc() if hasattr(violation, "desc") else str(violation)
-        return SyntaxProblem(Pos(*chunk.position(line, col)), _clean_message(desc))
+        quoted = re.search(r"unparsable section:? '(.*)", desc, re.DOTALL)
+        hint = _missing_semicolon(quoted.group(1) if quoted else "", (line, col) == (1, 1))
+        return SyntaxProblem(Pos(*chunk.position(line, col)), _clean_message(desc), hint)
     if tree is None:
         return SyntaxProblem(Pos(chunk.line, chunk.col), "cannot parse statement")
     for seg in tree.recursive_crawl("unparsable"):
         line, col = seg.pos_marker.source_position()
-        return SyntaxProblem(Pos(*chunk.position(line, col)), f"cannot parse '{_excerpt(seg.raw)}'")
+        return SyntaxProblem(Pos(*chunk.position(line, col)), f"cannot parse '{_excerpt(seg.raw)}'",
+                             _missing_semicolon(seg.raw, (line, col) == (1, 1)))
     return None
+
+
+# words a statement starts with: met unparsed inside a statement, the one before it lacks its ';'
+_STATEMENT_STARTS = frozenset({"INSERT", "SELECT", "CREATE", "SET", "BEGIN", "WITH", "DROP", "ALTER", "USE",
+                               "EXECUTE", "END", "EXPLAIN", "RESET"})
+
+
+def _missing_semicolon(unparsed: str, at_start: bool) -> str:
+    """The fix when what does not parse is a new statement run into the one before it (no ';' between)."""
+    words = unparsed.split(None, 1)
+    if at_start or not words or words[0].upper().strip("'\"") not in _STATEMENT_STARTS:
+        return ""
+    return f"a ';' is missing at the end of the statement before {words[0].upper()}"
 
 
 def _clean_message(desc: str) -> str:

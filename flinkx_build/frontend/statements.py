@@ -90,6 +90,7 @@ class SetOption:
 class SyntaxProblem:
     pos: Pos
     message: str
+    hint: str = ""
 
 
 @dataclass
@@ -158,7 +159,8 @@ class ParsedStatement:
             set_option=set_option,
             flink_set=tuple(data["flink_set"]) if data["flink_set"] else None,
             select_hints=[hint(h) for h in data["select_hints"]],
-            syntax=SyntaxProblem(Pos(**data["syntax"]["pos"]), data["syntax"]["message"]) if data["syntax"] else None,
+            syntax=SyntaxProblem(Pos(**data["syntax"]["pos"]), data["syntax"]["message"], data["syntax"].get("hint", ""))
+            if data["syntax"] else None,
             code_pos=Pos(**data["code_pos"]) if data.get("code_pos") else None,
             wildcards=list(data.get("wildcards", [])),
             normalized=data.get("normalized", ""),

@@ -109,7 +109,7 @@ class PlannerPass:
             return False
         # a task with an error is not planned, as the build does not plan what it cannot compile: the planner
         # would only say again, at another column, what a fast check already said (one finding per root cause)
-        if any(d.is_error for d in found):
+        if any(d.is_error for d in found) or self.session.analysed(task).unloaded:
             return False
         return self._usable()
 

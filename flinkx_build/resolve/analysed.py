@@ -104,7 +104,7 @@ class FunctionUse:
 class BoundTable:
     """What one table reference in a statement means."""
 
-    kind: str  # meta | local | cte | external
+    kind: str  # meta | local | cte | external | unloaded (a meta table whose YAML did not load) | error
     key: str = ""  # meta table key, or local name
     definition: TableDef | None = None
 
@@ -275,10 +275,18 @@ class AnalysedTask:
     columns_read: dict[str, set[str]]
     diagnostics: list[Diagnostic]
     mode: str = "stream"  # the execution mode the task is resolved for (stream | batch)
+    # meta tables whose watermark SET was refused: a window or ORDER BY over their time column would only repeat it
+    failed_watermarks: set[str] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:
         return not any(d.is_error for d in self.diagnostics)
+
+    @property
+    def unloaded(self) -> list[str]:
+        """The tables it names whose YAML did not load: the task is neither compiled nor planned until they
+        load, and says nothing of its own about them (the YAML's error is the one finding)."""
+        return [t.key for s in self.statements for t in s.tables if t.kind == "unloaded"]
 
     def queries(self) -> Iterator[tuple[AnalysedStatement, ir.StatementQuery]]:
         """Each statement that has a query structure, with it."""

@@ -48,6 +48,7 @@ class TableSettings:
     options: dict[str, tuple[str, Origin]] = field(default_factory=dict)
     mode_options: dict[str, dict[str, tuple[str, Origin]]] = field(default_factory=lambda: {"stream": {}, "batch": {}})
     watermark: tuple[str, str, Origin] | None = None
+    watermark_failed: bool = False  # a watermark SET was written and refused: time-attribute findings would only follow
     # (statement index, rendered offset) of the watermark expression, for function renames
     watermark_at: tuple[int, int] | None = None
     computed: list[ColumnDef] = field(default_factory=list)

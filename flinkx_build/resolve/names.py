@@ -22,6 +22,14 @@ class TableLookup:
     candidates: list[MetaTable]  # stream and/or offline tables of that name
 
 
+def did_not_load(ws: Workspace, current: str, project: str | None, name: str) -> bool:
+    """`[project.]name` may be a table whose YAML did not load: its error is the finding, and nothing that
+    uses the name can be checked until it loads (a twin of the other kind may exist: which one is meant
+    cannot be known)."""
+    proj = ws.projects.get(project or current)
+    return proj is not None and name.lower() in proj.unloadable_tables
+
+
 def find_table(ws: Workspace, current: str, project: str | None, name: str, pos: Pos, path: str, diags: list[Diagnostic], local_names: set[str] = frozenset()) -> TableLookup | None:
     """The meta table(s) `[project.]name` denotes, or a diagnostic."""
     proj_name = project or current

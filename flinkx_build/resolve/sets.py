@@ -82,6 +82,7 @@ def collect_settings(ws: Workspace, current: str, statements: list[ParsedStateme
                 at = option.value_pos
                 diags.append(Diagnostic(path, at.line, at.col, "FX151", f"watermark column '{column}' is not a column of {table.project}.{table.name}", did_you_mean(column, [c.name for c in table.columns])))
                 target.watermark = None
+                target.watermark_failed = True
     return settings, table_types
 
 
@@ -93,6 +94,7 @@ def _apply(ws: Workspace, table, target: TableSettings, stmt: ParsedStatement, o
         diags.append(Diagnostic(path, at.line, at.col, code, message))
 
     if len(rest) == 1 and head == "watermark":
+        target.watermark_failed = True  # until it is set below
         if option.value_kind == "watermark":
             if ws.config.dataphin_at_least_3_7:
                 error("FX03", f"dataphin_version {ws.config.dataphin_version} requires the watermark in single quotes: SET ...`watermark` = 'WATERMARK FOR ...'", option.value_pos)
@@ -107,6 +109,7 @@ def _apply(ws: Workspace, table, target: TableSettings, stmt: ParsedStatement, o
         if parsed is None:
             error("FX150", "the watermark must read WATERMARK [name] FOR <rowtime column> AS <expression>", option.value_pos)
             return
+        target.watermark_failed = False
         target.watermark = (parsed[0], parsed[1], origin)
         target.watermark_at = (stmt.index, option.value_start + parsed[2]) if option.value_start >= 0 else None
     elif len(rest) == 1 and head in ("computedcolumn", "proctime"):

@@ -22,6 +22,7 @@ from flinkx_build.resolve.effective import effective_definition
 from flinkx_build.resolve.effective import locked_hint
 from flinkx_build.resolve.effective import locked_options
 from flinkx_build.resolve.names import choose_candidate
+from flinkx_build.resolve.names import did_not_load
 from flinkx_build.resolve.names import find_function
 from flinkx_build.resolve.names import find_table
 from flinkx_build.resolve.quoting import double_quoted_values
@@ -49,7 +50,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
                 at = stmt.code_pos or stmt.pos
                 diags.append(Diagnostic(path, at.line, at.col, code, client.message, client.hint))
                 continue
-            diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message))
+            diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message, stmt.syntax.hint))
     diags.extend(double_quoted_values(task.text, path, parsed))
     settings, table_types = collect_settings(ws, task.project, parsed, path, diags)
     statements = [AnalysedStatement(p) for p in parsed]
@@ -111,6 +112,7 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         bound = next(b for b, r in zip(rs.tables, rs.parsed.tables) if r is ref)
         bound.definition = definition
         resolved.tables[table.key].name_for(definition)
+    resolved.failed_watermarks = {key for key, table_settings in settings.items() if table_settings.watermark_failed}
     for key, table_settings in settings.items():
         if key in resolved.reads:  # a watermark or computed column reads columns too
             resolved.columns_read.setdefault(key, set()).update(table_settings.columns_read)
@@ -190,6 +192,8 @@ def _bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_ref
             return BoundTable("cte", ref.name)
         if ref.name in local_tables:
             return BoundTable("local", ref.name)
+    if did_not_load(ws, task.project, ref.project, ref.name):
+        return BoundTable("unloaded", f"{ref.project or task.project}.{ref.name}")  # the YAML's error says it
     lookup = find_table(ws, task.project, ref.project, ref.name, ref.pos, path, diags, local_tables)
     if lookup is None:
         return BoundTable("error")

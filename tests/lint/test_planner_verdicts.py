@@ -46,3 +46,10 @@ def test_a_mistake_a_fast_check_finds_is_not_said_again_by_the_planner(tmp_path,
     # case 11: each gave the fast finding and an FX301 saying the same at the statement's first line (lint only)
     ws = edited_example(tmp_path, [(SYNC, *edit)])
     assert one_verdict_planned(ws) == [expected]
+
+
+def test_the_tasks_reading_a_table_whose_yaml_did_not_load_are_not_planned(tmp_path):
+    # case 12: one YAML error gave an FX301 "Object 'kafka_orders' not found" in every task that reads the table
+    ws = edited_example(tmp_path, [("projects/ods/tables/kafka_orders.yaml", "\ncolumns:", "\n columns:")])
+    [line] = one_verdict_planned(ws)
+    assert line.startswith("projects/ods/tables/kafka_orders.yaml:6:9: FX101 ")
