@@ -179,7 +179,7 @@ def bind_cases(raw_cases: list[RawCase], every_case: list[RawCase], resolve: Res
             _bind_function(function, resolved, case, diags)
         if raw.timeline is not None:
             case.timeline = _bind_steps(raw, case, names, tables, resolved, diags)
-        if not raw.expect and not (case.timeline and any(s.kind == "expect" for s in case.timeline)):
+        if not raw.expect and not (case.timeline and any(s.kind in ("expect", "state_keys") for s in case.timeline)):
             diags.append(Diagnostic(raw.loc.path, raw.loc.line, raw.loc.col, "FX500",
                                     f"test '{raw.name}' expects nothing (add a sink under expect)"))
         cases.append(case)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
+from flinkx_build.errors import did_you_mean
 from flinkx_build.testing.bind import BoundTable
 from flinkx_build.testing.bind import Change
 from flinkx_build.testing.values import show
@@ -173,17 +174,45 @@ def _compare_kinds(expect: BoundTable, written: list[Change]) -> TableVerdict:
 
 
 def point_verdicts(case: Any, run: Any) -> list[TableVerdict]:
-    """The verdicts of a timeline's `expect` steps, against what each sink had received by then."""
+    """The verdicts of a timeline's `expect` and `state_keys` steps, against what each sink had received
+    and the keys each stateful operator held by then."""
     verdicts: list[TableVerdict] = []
     points = getattr(run, "points", [])
-    expect_steps = [step for step in (case.timeline or []) if step.kind == "expect"]
-    for index, step in enumerate(expect_steps):
+    point_keys = getattr(run, "point_keys", [])
+    steps = [step for step in (case.timeline or []) if step.kind in ("expect", "state_keys")]
+    for index, step in enumerate(steps):
         seen = points[index] if index < len(points) else {}
         for expect in step.expect:
             verdict = compare(expect, seen.get(expect.table.key, []))
             verdict.at = f"by line {step.loc.line}"
             verdicts.append(verdict)
+        held = point_keys[index] if index < len(point_keys) else {}
+        for operator, wanted, loc in step.keys:
+            verdict = _compare_keys(operator, wanted, held, loc)
+            verdict.at = f"by line {step.loc.line}"
+            verdicts.append(verdict)
     return verdicts
+
+
+def _keys(count: int) -> str:
+    return f"{count} key{'s' * (count != 1)}"
+
+
+def _compare_keys(operator: str, wanted: int, held: dict[str, int], loc: Any) -> TableVerdict:
+    """The keys a stateful operator held (Flink's operator name, as in the late-row report) against a number."""
+    verdict = TableVerdict(operator, "state keys", True)
+    if operator not in held:
+        verdict.ok = False
+        hint = did_you_mean(operator, held)
+        verdict.summary = "no operator of this name holds keyed state in this job" + (f" ({hint})" if hint else "")
+        operators = ", ".join(f"{name} ({_keys(n)})" for name, n in sorted(held.items()))
+        verdict.details.append(f"operators with keyed state: {operators or '(none)'}  ({loc.path}:{loc.line})")
+    elif held[operator] != wanted:
+        verdict.ok = False
+        verdict.summary = f"holds {_keys(held[operator])}, expected {wanted}"
+        verdict.details.append(f"expected: {_keys(wanted)}  ({loc.path}:{loc.line})")
+        verdict.details.append(f"actual:   {_keys(held[operator])}")
+    return verdict
 
 
 def late_notes(late: dict[str, int]) -> list[str]:

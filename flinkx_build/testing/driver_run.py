@@ -146,6 +146,7 @@ class DriverCaseRun(CaseRun):
 
     points: list[dict[str, list[Change]]] = field(default_factory=list)
     late: dict[str, int] = field(default_factory=dict)
+    point_keys: list[dict[str, int]] = field(default_factory=list)  # keys each stateful operator held, per point
 
 
 class DriverTestRunner:
@@ -210,6 +211,7 @@ class DriverTestRunner:
                 result.points = [_point(point, answer.get("collected", {}), case)
                                  for point in answer.get("points", [])]
                 result.late = _late(answer.get("late", {}))
+                result.point_keys = [_late(point.get("keys", {}), keep_zero=True) for point in answer.get("points", [])]
         result.seconds = time.perf_counter() - began
         return result
 
@@ -234,12 +236,13 @@ def _point(point: dict[str, Any], collected: dict[str, Any], case: TestCase) -> 
     return seen
 
 
-def _late(late: Any) -> dict[str, int]:
-    """Late rows per operator, by the operator's name without the plan node's number (`GlobalWindowAggregate[56]`
-    counts plan nodes across every case of the run, so it differs from one run to the next)."""
+def _late(late: Any, keep_zero: bool = False) -> dict[str, int]:
+    """Late rows (or state keys) per operator, by the operator's name without the plan node's number
+    (`GlobalWindowAggregate[56]` counts plan nodes across every case of the run, so it differs from one run
+    to the next)."""
     merged: dict[str, int] = {}
     for operator, count in (late.items() if isinstance(late, dict) else []):
-        if int(count):
+        if int(count) or keep_zero:
             name = re.sub(r"\[\d+\]$", "", str(operator))
             merged[name] = merged.get(name, 0) + int(count)
     return merged

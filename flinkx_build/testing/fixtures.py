@@ -34,7 +34,7 @@ _CALL_KEYS = ("args", "returns")
 _GIVEN_KEYS = ("rows", "changelog", "from")
 _EXPECT_KEYS = ("rows", "changelog", "kinds", "ordered")
 # one key a timeline step (docs/testing.md#timelines)
-STEP_KINDS = ("rows", "watermark", "idle", "active", "proctime", "expect")
+STEP_KINDS = ("rows", "watermark", "idle", "active", "proctime", "expect", "state_keys")
 
 
 @dataclass
@@ -69,6 +69,7 @@ class RawStep:
     tables: list[RawTable] = field(default_factory=list)  # rows, expect
     times: list[tuple[str, Any, Loc]] = field(default_factory=list)  # watermark: (source or "", time); proctime: ("", time)
     sources: list[tuple[str, Loc]] = field(default_factory=list)  # idle, active
+    keys: list[tuple[str, int, Loc]] = field(default_factory=list)  # state_keys: (operator, keys held)
 
 
 @dataclass
@@ -232,6 +233,17 @@ def _timeline(seq: Any, at: Loc, shown: str, diags: list[Diagnostic]) -> list[Ra
                 step.times = [("", body, body_loc)]
         elif kind == "proctime":
             step.times = [("", body, body_loc)]
+        elif kind == "state_keys":
+            if not isinstance(body, CommentedMap) or not body:
+                _error(diags, body_loc, "FX500", "state_keys takes a mapping of operator: number of keys",
+                       "e.g. state_keys: {GlobalWindowAggregate: 1}")
+                continue
+            for name, count in body.items():
+                at = value_loc(body, name, shown)
+                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                    _error(diags, at, "FX500", f"state_keys of '{name}' must be a number of keys (0 or more)")
+                    continue
+                step.keys.append((str(name), count, at))
         else:  # idle, active: a source or a list of sources
             names = body if isinstance(body, CommentedSeq) else [body]
             for i, name in enumerate(names):

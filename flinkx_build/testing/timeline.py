@@ -26,13 +26,14 @@ _TIME = FlinkType("TIMESTAMP", (3,))
 
 @dataclass
 class BoundStep:
-    kind: str  # rows | watermark | idle | active | proctime | expect
+    kind: str  # rows | watermark | idle | active | proctime | expect | state_keys
     loc: Loc
     given: list = field(default_factory=list)  # BoundTable of a rows step
     expect: list = field(default_factory=list)  # BoundTable of an expect step
     watermarks: dict[str, int] = field(default_factory=dict)  # table key (EVERY_SOURCE: all) -> epoch ms
     sources: list[str] = field(default_factory=list)  # idle / active: table keys
     proctime: int | None = None  # epoch ms
+    keys: list[tuple[str, int, Loc]] = field(default_factory=list)  # state_keys: (operator, keys held, where)
 
 
 # (entry, section) -> the table's info, or None after reporting FX502/FX503
@@ -77,6 +78,8 @@ def bind_timeline(steps: list[RawStep], mode: str, lookup: TableLookup, bind_tab
                 info = lookup(entry, section)
                 if info is not None:
                     (step.given if raw.kind == "rows" else step.expect).append(bind_table(entry, info, section))
+        elif raw.kind == "state_keys":  # operators are Flink's: known only once the job runs (compare.py)
+            step.keys = list(raw.keys)
         elif raw.kind in ("idle", "active"):
             for name, loc in raw.sources:
                 info = lookup(RawTable(name, loc, "rows"), "given")

@@ -180,7 +180,8 @@ def test_select_limits_the_events(cli, example):
     result, lines = run_events(cli, example, "--project", "dws")
     assert result.exit_code == 0
     assert {json.loads(line)["job"]["name"] for line in lines} == {
-        "dws/activity_1m", "dws/category_user_stats", "dws/order_stats_1m", "dws/quick_refunds", "dws/realtime_metrics",
+        "dws/activity_1m", "dws/category_user_stats", "dws/first_orders", "dws/order_stats_1m", "dws/quick_refunds",
+        "dws/realtime_metrics",
         "dws/shop_refund_1d", "dws/user_profile_hbase"}
 
 

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from types import SimpleNamespace
 
 from flinkx_build.testing.bind import BoundTable
 from flinkx_build.testing.bind import Change
 from flinkx_build.testing.bind import TableInfo
 from flinkx_build.testing.compare import compare
 from flinkx_build.testing.compare import final_table
+from flinkx_build.testing.compare import point_verdicts
+from flinkx_build.testing.timeline import BoundStep
 from flinkx_build.workspace_model import Loc
 
 
@@ -71,3 +74,21 @@ def test_changelog_reports_the_first_differing_change():
     assert shorter.summary == "only 1 change(s), expected 2"
     longer = compare(BoundTable(table([]), "changelog", [change("+I", 5, id=1)], False, Loc("t.yaml", 1)), written)
     assert longer.summary == "1 unexpected change(s) after the 1 expected"
+
+
+def test_state_keys_at_a_point_are_judged_in_step_order():
+    """The n-th `expect` or `state_keys` step is judged against the n-th point the driver recorded."""
+    at = Loc("t.yaml", 9)
+    steps = [BoundStep("rows", Loc("t.yaml", 3)),
+             BoundStep("state_keys", Loc("t.yaml", 5), keys=[("GlobalWindowAggregate", 1, at)]),
+             BoundStep("state_keys", Loc("t.yaml", 8), keys=[("GlobalWindowAggregate", 1, at), ("WindowAggregate", 0, at)])]
+    run = SimpleNamespace(points=[{}, {}], point_keys=[{"GlobalWindowAggregate": 1}, {"GlobalWindowAggregate": 0}])
+    first, second, unknown = point_verdicts(SimpleNamespace(timeline=steps), run)
+    assert first.ok and first.at == "by line 5"
+    assert (second.ok, second.table, second.form, second.summary) == (
+        False, "GlobalWindowAggregate", "state keys", "holds 0 keys, expected 1")
+    assert second.details == ["expected: 1 key  (t.yaml:9)", "actual:   0 keys"]
+    assert not unknown.ok
+    assert unknown.summary == ("no operator of this name holds keyed state in this job "
+                               "(did you mean 'GlobalWindowAggregate'?)")
+    assert unknown.details == ["operators with keyed state: GlobalWindowAggregate (0 keys)  (t.yaml:9)"]

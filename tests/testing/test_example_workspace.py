@@ -34,6 +34,7 @@ SHOWCASE = {
     "a lagging refund stream still joins its orders": "dws/quick_refunds",  # interval join, a lagging side
     "an idle refund stream holds the window back until it is marked idle": "dws/activity_1m",  # idleness
     "the lookup sees the buyer's new city after 12:00": "dwd/orders/enrich_orders",  # proc-time lookup, dim change
+    "a dedup with TTL keeps the first row within the TTL and a new one after it": "dws/first_orders",  # state TTL
 }
 
 

@@ -46,6 +46,8 @@ BROKEN = """
     - watermark: {dim.dim_user: "2026-01-01 10:01:00"}
     - sleep: 5
     - idle: {dim.dim_user: yes}
+    - state_keys: [LookupJoin]
+    - state_keys: {LookupJoin: some}
   expect:
     dwd.dwd_orders: []
 
@@ -77,7 +79,7 @@ def test_nothing_runs_and_exit_code_is_1(broken):
     assert result.returncode == 1, result.stdout + result.stderr
     assert not any(line.startswith(("PASS", "FAIL")) for line in result.stdout.splitlines())
     # one line per mistake, nothing else: no cascade from a bad step into the next
-    assert len([line for line in lines if ": FX5" in line]) == 12, lines
+    assert len([line for line in lines if ": FX5" in line]) == 14, lines
     assert seconds < 30  # a hang guard: no JVM starts (about 3 s here)
 
 
@@ -112,7 +114,10 @@ def test_steps_the_task_cannot_take(broken):
     expect_line(lines, at('"2026-01-01 10:01:00"}', 2), "FX511 dim.dim_user has no WATERMARK in this task: a watermark "
                 "step on it moves nothing (declare a WATERMARK on it, or drop the step)")
     expect_line(lines, at("sleep"), "FX500 unknown timeline step 'sleep' (expected one of: rows, watermark, idle, "
-                "active, proctime, expect)")
+                "active, proctime, expect, state_keys)")
     expect_line(lines, at("{dim.dim_user: yes}"), "FX500 idle takes a source table or a list of them")
+    expect_line(lines, at("[LookupJoin]"), "FX500 state_keys takes a mapping of operator: number of keys "
+                "(e.g. state_keys: {GlobalWindowAggregate: 1})")
+    expect_line(lines, at("some}"), "FX500 state_keys of 'LookupJoin' must be a number of keys (0 or more)")
     expect_line(lines, at('watermark: "2026-01-01 10:02:00"', 2), "FX511 a timeline needs a stream task: batch "
                 "mode has no watermarks or processing time (remove 'mode: batch' or the timeline)")

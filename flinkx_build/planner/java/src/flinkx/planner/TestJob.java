@@ -28,6 +28,7 @@ import org.apache.flink.table.operations.Operation;
 import flinkx.standin.Collected;
 import flinkx.standin.FixtureConnector;
 import flinkx.standin.FixtureMetrics;
+import flinkx.standin.FixtureStates;
 import flinkx.standin.FixtureTimeline;
 import flinkx.standin.StandinAggregateFunction;
 import flinkx.standin.StandinScalarFunction;
@@ -268,6 +269,7 @@ final class TestJob {
             return false;
         } finally {
             FixtureMetrics.forget(jobId);
+            FixtureStates.forget(jobId);
         }
     }
 

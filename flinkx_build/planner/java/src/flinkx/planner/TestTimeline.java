@@ -18,6 +18,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
 import flinkx.standin.Collected;
 import flinkx.standin.FixtureMetrics;
 import flinkx.standin.FixtureStateBackend;
+import flinkx.standin.FixtureStates;
 import flinkx.standin.FixtureTimeline;
 
 /**
@@ -68,6 +69,8 @@ final class TestTimeline {
                     counts.put(id.substring(prefix), Collected.count(id));
                 }
                 point.set("late", late(job.toString()));
+                ObjectNode keys = point.putObject("keys"); // keys each stateful operator holds by here
+                FixtureStates.keys(job.toString()).forEach(keys::put);
             }
         }
         timeline.release(timeline.steps().size()); // the input ends: the final watermark, then the job finishes

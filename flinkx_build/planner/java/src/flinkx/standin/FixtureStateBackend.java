@@ -1,6 +1,7 @@
 package flinkx.standin;
 
 import java.io.IOException;
+import java.util.Map;
 
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
@@ -14,6 +15,7 @@ import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
  * measured against from the TtlTimeProvider a keyed state backend is built with (the wall clock, by default);
  * a state backend is the one place a job can choose it ({@code state.backend.type} names this factory for a
  * test with a timeline), so a TTL expires when a {@code proctime} step passes it, not when the wall clock does.
+ * Each backend it builds is registered under its operator's name ({@link FixtureStates}: keys at a point).
  */
 public final class FixtureStateBackend extends HashMapStateBackend implements StateBackendFactory<FixtureStateBackend> {
     private static final long serialVersionUID = 1L;
@@ -32,7 +34,10 @@ public final class FixtureStateBackend extends HashMapStateBackend implements St
     public <K> AbstractKeyedStateBackend<K> createKeyedStateBackend(KeyedStateBackendParameters<K> parameters)
             throws IOException {
         String job = parameters.getJobID().toString();
-        return super.createKeyedStateBackend(
+        AbstractKeyedStateBackend<K> backend = super.createKeyedStateBackend(
                 new KeyedStateBackendParametersImpl<>(parameters).setTtlTimeProvider(() -> FixtureTimeline.now(job)));
+        Map<String, String> variables = parameters.getMetricGroup().getAllVariables();
+        FixtureStates.register(job, variables.getOrDefault("<operator_name>", parameters.getOperatorIdentifier()), backend);
+        return backend;
     }
 }
