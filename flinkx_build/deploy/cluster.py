@@ -93,7 +93,9 @@ class FlinkRest:
     def root_exception(self, job_id: str) -> str:
         """The innermost 'Caused by' of the job's root exception, one line."""
         data = self.get(f"/jobs/{job_id}/exceptions")
-        text = data.get("root-exception") or ""
+        # Flink 2.x answers only the exception history (`root-exception` was removed in 2.0, measured on 2.3.0)
+        entries = (data.get("exceptionHistory") or {}).get("entries") or [{}]
+        text = data.get("root-exception") or entries[0].get("stacktrace") or ""
         causes = [line.strip()[len("Caused by: "):] for line in text.splitlines() if line.strip().startswith("Caused by: ")]
         first = text.splitlines()[0] if text else "no exception recorded"
         return (causes[-1] if causes else first)[:400]

@@ -97,7 +97,9 @@ def pyflink_distribution() -> Distribution:
     return Distribution(source, source / "lib", source / "opt", source / "plugins")
 
 
-def make_home(root: Path, source: Distribution | None = None) -> FlinkCluster:
+def make_home(root: Path, source: Distribution | None = None, slots: int = SLOTS,
+              settings: dict[str, str] | None = None) -> FlinkCluster:
+    """`settings`: flattened config.yaml keys over the defaults here (the restore suite's bigger TaskManager)."""
     source = source or pyflink_distribution()
     home = root / "flink-home"
     home.mkdir(parents=True)
@@ -120,28 +122,35 @@ def make_home(root: Path, source: Distribution | None = None) -> FlinkCluster:
     config = yaml.load(config_path.read_text())
     config["jobmanager"]["rpc"]["port"] = free_port()
     config["jobmanager"]["memory"]["process"]["size"] = "1000m"
-    config["taskmanager"]["numberOfTaskSlots"] = SLOTS
+    config["taskmanager"]["numberOfTaskSlots"] = slots
     config["taskmanager"]["memory"]["process"]["size"] = "1400m"
     config["taskmanager"]["memory"]["managed"] = {"size": "64m"}
     config["rest"]["port"] = rest_port
     config["rest"]["bind-address"] = "127.0.0.1"
     config["state.savepoints.dir"] = (home / "savepoints").as_uri()
     config["io.tmp.dirs"] = str(home / "tmp")
+    for key, value in (settings or {}).items():
+        parent, _, leaf = key.rpartition(".")
+        node = config
+        for part in parent.split(".") if parent else ():
+            node = node.setdefault(part, {})
+        node[leaf] = value
     with config_path.open("w") as out:
         yaml.dump(config, out)
     return FlinkCluster(home, rest_port, home / "savepoints")
 
 
-def start_cluster(root: Path, timeout: float = 90.0, source: Distribution | None = None) -> FlinkCluster:
+def start_cluster(root: Path, timeout: float = 90.0, source: Distribution | None = None, slots: int = SLOTS,
+                  settings: dict[str, str] | None = None) -> FlinkCluster:
     began = time.monotonic()
-    cluster = make_home(root, source)
+    cluster = make_home(root, source, slots, settings)
     cluster.script("jobmanager.sh", "start")
     cluster.script("taskmanager.sh", "start")
     deadline = began + timeout
     while time.monotonic() < deadline:
         try:
             overview = cluster.get("/overview")
-            if overview.get("slots-total", 0) >= SLOTS:
+            if overview.get("slots-total", 0) >= slots:
                 cluster.started_in = time.monotonic() - began
                 return cluster
         except (urllib.error.URLError, OSError, ValueError):
