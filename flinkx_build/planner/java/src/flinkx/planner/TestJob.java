@@ -57,12 +57,12 @@ final class TestJob {
     private static final String CTAS_REFUSED =
             "flinkx test does not run CREATE TABLE ... AS SELECT; write CREATE TABLE and INSERT";
     private static MiniCluster cluster;
-    private static int restPort;
 
     private TestJob() {}
 
-    /** The REST port of this JVM's MiniCluster (bound to 127.0.0.1), started on first use. */
-    private static synchronized int clusterPort() throws Exception {
+    /** This JVM's MiniCluster (its REST endpoint bound to 127.0.0.1), started on first use; jobs reach it through
+     *  {@link TestExecutor}. */
+    static synchronized MiniCluster cluster() throws Exception {
         if (cluster == null) {
             Configuration config = new Configuration();
             put(config, "rest.address", "127.0.0.1");
@@ -73,10 +73,9 @@ final class TestJob {
             MiniCluster started = new MiniCluster(new MiniClusterConfiguration.Builder()
                     .setConfiguration(config).setNumTaskManagers(1).setNumSlotsPerTaskManager(2).build());
             started.start();
-            restPort = started.getRestAddress().get().getPort();
             cluster = started;
         }
-        return restPort;
+        return cluster;
     }
 
     private static void put(Configuration config, String key, String value) {
@@ -84,10 +83,9 @@ final class TestJob {
     }
 
     private static Map<String, String> engineLocation() throws Exception {
+        cluster();
         Map<String, String> where = new LinkedHashMap<>();
-        where.put("execution.target", "remote");
-        where.put("rest.address", "127.0.0.1");
-        where.put("rest.port", String.valueOf(clusterPort()));
+        where.put("execution.target", TestExecutor.NAME);
         return where;
     }
 
