@@ -23,6 +23,19 @@ DATA = Path(__file__).with_name("data") / "connector_options.json"
 COLUMN = "#"  # in a key pattern: one column name of the table (datagen's fields.#.kind)
 # A documented-but-incomplete list only reports near misses: this close, and not only in case
 # (Blink-era keys such as tableName may be read without regard to case).
+# Table options flinkx's stand-ins read (which connector a table really has, its changelog, a test's fixture
+# rows and collector): set by flinkx alone, never by a workspace (issue 41: an OPTIONS hint that set
+# 'flinkx.fixture-rows' made `flinkx test` pass a broken task). The Java stand-ins name the same prefix.
+RESERVED_OPTION_PREFIX = "flinkx."
+# what picks a table's connector: swapped for the stand-in when the table is created, so it may not change after
+CONNECTOR_KEYS = frozenset({"connector", "connector.type"})
+
+
+def reserved_option(key: str) -> bool:
+    """Whether a workspace may not write the table option `key`: it is flinkx's own."""
+    return key.strip().lower().startswith(RESERVED_OPTION_PREFIX)
+
+
 NEAR_MISS = 0.85
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -75,6 +76,13 @@ class MetaTable:
         """`with` merged with the mirror table's `stream`/`batch` block."""
         extra = self.stream_options if mode == "stream" else self.batch_options
         return {**self.options, **extra}
+
+    def written_options(self) -> Iterator[tuple[str, str, Loc]]:
+        """(key, value, where it is written) of every option of the YAML: `with:`, then the `stream:`/`batch:` blocks."""
+        for options, locs in ((self.options, self.option_locs), (self.stream_options, self.mode_option_locs.get("stream", {})),
+                              (self.batch_options, self.mode_option_locs.get("batch", {}))):
+            for key, value in options.items():
+                yield key, value, locs.get(key, self.loc)
 
 
 @dataclass

@@ -22,6 +22,7 @@ from flinkx_build.checks.check import CheckCode
 from flinkx_build.connectors import ConnectorSpec
 from flinkx_build.connectors import UnknownKey
 from flinkx_build.connectors import missing_required
+from flinkx_build.connectors import reserved_option
 from flinkx_build.connectors import spec_for
 from flinkx_build.connectors import unknown_keys
 from flinkx_build.engines import ENGINE_ONLY_OPTIONS
@@ -44,6 +45,7 @@ def _physical_columns(table: MetaTable) -> Iterator[str]:
 
 
 def _unknown(table: MetaTable, spec: ConnectorSpec, options: Mapping[str, str], keys) -> list[UnknownKey]:
+    keys = [k for k in keys if not reserved_option(k)]  # FX197 says what is wrong with those (reserved_options.py)
     return unknown_keys(spec, options, keys, _physical_columns(table), allowed=ENGINE_ONLY_OPTIONS)
 
 

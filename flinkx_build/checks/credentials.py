@@ -69,18 +69,9 @@ def _unquote(token: str) -> str:
 
 def yaml_findings(ws: Workspace) -> list[Diagnostic]:
     """Literal credentials in meta tables' `with:` (and mirror `stream:`/`batch:`) blocks."""
-    out = []
-    for project in ws.projects.values():
-        for tables in project.tables.values():
-            for table in tables:
-                blocks = [(table.options, table.option_locs), *((opts, table.mode_option_locs.get(mode, {}))
-                                                                 for mode, opts in (("stream", table.stream_options), ("batch", table.batch_options)))]
-                for options, locs in blocks:
-                    for key, value in options.items():
-                        if _literal(key, value):
-                            loc = locs.get(key, table.loc)
-                            out.append(Diagnostic(loc.path, loc.line, loc.col, "FX480", f"'{key}' of {table.key} is a literal credential", HINT))
-    return out
+    return [Diagnostic(loc.path, loc.line, loc.col, "FX480", f"'{key}' of {table.key} is a literal credential", HINT)
+            for project in ws.projects.values() for tables in project.tables.values() for table in tables
+            for key, value, loc in table.written_options() if _literal(key, value)]
 
 
 CHECK = Check("credentials", (CheckCode("FX480", "literal-credential"),), check)

@@ -8,6 +8,7 @@ gives every command the same verdict at the same position.
 from __future__ import annotations
 
 from flinkx_build import engine_settings
+from flinkx_build.checks import reserved_options
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.errors import Diagnostic
@@ -55,4 +56,5 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
 
 
 CHECK = Check("engine settings", (CheckCode("FX195", "code-loading-statement"), CheckCode("FX196", "engine-setting-outside-allow-list")), check, page="error-codes.md", flink_finds_it=False)
-REFUSALS = frozenset(CHECK.code_names)  # not semantic findings: every command that plans stops on them
+# not semantic findings: every command that plans stops on them (and on a workspace writing flinkx's own options)
+REFUSALS = frozenset(CHECK.code_names) | frozenset(reserved_options.CHECK.code_names)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
+from flinkx_build.connectors import reserved_option
 from flinkx_build.errors import Diagnostic
 from flinkx_build.resolve.analysed import AnalysedTask
 from flinkx_build.resolve.effective import hint_options
@@ -58,7 +59,7 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
         for ref in rs.parsed.tables:
             table_sets = sets.get((ref.project or task.project, ref.name), {})
             for option_key, (value, origin) in hint_options(ref, path).items():
-                if table_sets.get(option_key) == value:
+                if table_sets.get(option_key) == value and not reserved_option(option_key):  # FX197 says it (reserved_options.py)
                     out.append(Diagnostic(path, origin.line, origin.col, "FX491", f"the OPTIONS hint sets '{option_key}' to '{value}', which the task's SET already does",
                                           "drop it from the hint (or the SET, if only this query needs it)"))
     return out

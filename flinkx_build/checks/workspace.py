@@ -4,7 +4,8 @@ FX460 (cdc_sources): overlapping mysql-cdc server-ids across tasks.
 FX470: two tasks write the same table (warning: the writers race, and a change to one
 breaks the other's readers). FX471: two tasks read one Kafka topic with the same
 `properties.group.id` (warning: they split the topic's partitions between them).
-FX480 (credentials): literal credentials in meta-table YAML.
+FX480 (credentials): literal credentials in meta-table YAML. FX197 (reserved_options): flinkx's own
+`flinkx.*` options written in meta-table YAML.
 FX495 / FX496: meta tables and functions no task uses (info).
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from flinkx_build.checks.cdc_sources import overlap_findings
 from flinkx_build.checks.check import Check
 from flinkx_build.checks.check import CheckCode
 from flinkx_build.checks.credentials import yaml_findings
+from flinkx_build.checks.reserved_options import yaml_findings as reserved_yaml_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.workspace_model import Workspace
 
@@ -31,7 +33,7 @@ OPT_IN = frozenset({"FX495", "FX496"})
 def workspace_findings(ws: Workspace, summaries: list[TaskSummary], whole: bool, opt_in: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """`whole`: every task of the workspace is in `summaries`; `opt_in`: the OPT_IN codes wanted."""
     out = overlap_findings([r for s in summaries for r in s.cdc_readers])
-    out += _shared_sinks(summaries) + _shared_groups(summaries) + yaml_findings(ws)
+    out += _shared_sinks(summaries) + _shared_groups(summaries) + yaml_findings(ws) + reserved_yaml_findings(ws)
     if whole and opt_in:
         out += [d for d in _unused(ws, summaries) if d.code in opt_in]
     return out

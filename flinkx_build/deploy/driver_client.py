@@ -104,4 +104,6 @@ def _not_planned(detail: dict[str, Any], statements: list[Statement]) -> str:
         return planning.no_signature(str(detail.get("function", "")))
     if why == "no_insert":
         return planning.NO_INSERT
+    if why == "guard":  # the driver's own refusal of a statement that would take a table off the stand-in (FX197)
+        return f"FX197 {detail.get('message', '')}"
     return planning.not_a_plan(operation, stmt)

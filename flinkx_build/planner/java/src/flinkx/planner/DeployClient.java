@@ -113,6 +113,16 @@ final class DeployClient {
         return false;
     }
 
+    /** StatementGuard's refusal of a statement that would take a table off the stand-in (FX197 refuses it first). */
+    private static void guard(TableEnvironment tenv, String sql, int index) throws Exception {
+        String refused = StatementGuard.refusal(tenv, sql);
+        if (refused != null) {
+            NotPlanned notPlanned = notPlanned("guard", index, "");
+            notPlanned.detail.put("message", refused);
+            throw notPlanned;
+        }
+    }
+
     private static NotPlanned notPlanned(String why, int index, String operation) {
         ObjectNode detail = new ObjectNode(org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory.instance);
         detail.put("why", why);
@@ -146,6 +156,7 @@ final class DeployClient {
             if (kind.equals("select") || kind.equals("begin_statement_set") || kind.equals("end")) {
                 continue; // a task is one job: every INSERT joins it
             }
+            guard(tenv, sql, index);
             Operation operation = tenv.getParser().parse(sql).get(0);
             String name = operation.getClass().getSimpleName();
             if (name.equals("SetOperation")) {
@@ -176,6 +187,10 @@ final class DeployClient {
         if (inserts.isEmpty()) {
             throw notPlanned("no_insert", -1, "");
         }
+        for (String insert : inserts) {
+            guard(tenv, insert, -1);
+        }
+        StatementGuard.reapply(tenv, policy::swap, PlanningTableFactory.IDENTIFIER);
         config.set(ConfigOptions.key("parallelism.default").stringType().noDefaultValue(), "1");
         StatementSet set = tenv.createStatementSet();
         for (String insert : inserts) {

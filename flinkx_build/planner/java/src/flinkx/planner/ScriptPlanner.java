@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
@@ -55,10 +54,9 @@ final class ScriptPlanner {
 
     ScriptPlanner(Policy policy) throws Exception {
         this.policy = policy;
-        Parser parser = ((TableEnvironmentInternal) newTenv("stream")).getParser();
-        Field supplier = parser.getClass().getDeclaredField("calciteParserSupplier");
-        supplier.setAccessible(true);
-        this.calcite = ((Supplier<?>) supplier.get(parser)).get();
+        TableEnvironment tenv = newTenv("stream");
+        Parser parser = ((TableEnvironmentInternal) tenv).getParser();
+        this.calcite = StatementGuard.calciteParser(tenv);
         // Flink's ParserImpl tries this parser first: SET key = value, RESET, HELP, ...
         Field extendedField = parser.getClass().getDeclaredField("EXTENDED_PARSER");
         extendedField.setAccessible(true);
@@ -87,7 +85,13 @@ final class ScriptPlanner {
                 continue;
             }
             try {
-                nodes.add(parse(state.sql.get(i)));
+                Object node = parse(state.sql.get(i));
+                String refused = StatementGuard.refusal(node);
+                if (refused != null) { // never handed to the engine (FX197 refuses it first)
+                    state.note(i, refused);
+                    node = null;
+                }
+                nodes.add(node);
             } catch (Throwable e) {
                 nodes.add(null);
                 state.report(i, "syntax", e);
@@ -104,6 +108,11 @@ final class ScriptPlanner {
             }
             try {
                 semantic(state, i, nodes.get(i));
+            } catch (Throwable e) {
+                state.report(i, "semantic", e);
+            }
+            try {
+                StatementGuard.reapply(state.tenv, policy::swap, PlanningTableFactory.IDENTIFIER);
             } catch (Throwable e) {
                 state.report(i, "semantic", e);
             }

@@ -172,8 +172,10 @@ final class TestJob {
             }
             put(tenv.getConfig().getConfiguration(), key, step.get("set").get(1).asText());
         } else if (step.has("insert")) {
+            guard(tenv, step.get("insert").asText());
             inserts.add(step.get("insert").asText());
         } else if (step.has("table")) {
+            guard(tenv, step.get("table").asText());
             Operation operation = tenv.getParser().parse(step.get("table").asText()).get(0);
             if (!operation.getClass().getSimpleName().equals("CreateTableOperation")) {
                 throw new Refused(CTAS_REFUSED); // CREATE TABLE ... AS SELECT would run a job of its own
@@ -186,6 +188,7 @@ final class TestJob {
             createFunction(tenv, step.get("function"));
         } else if (step.has("other")) {
             String sql = step.get("other").asText();
+            guard(tenv, sql);
             Operation operation = tenv.getParser().parse(sql).get(0);
             String name = operation.getClass().getSimpleName();
             if (name.startsWith("CreateView") || name.startsWith("DropView") || name.startsWith("AlterView")
@@ -196,6 +199,15 @@ final class TestJob {
             }
         }
         return null;
+    }
+
+    /** flinkx's own refusals, again on Flink's parse (StatementGuard), and every table still on the fixture stand-in. */
+    private static void guard(TableEnvironmentInternal tenv, String sql) throws Exception {
+        String refused = StatementGuard.refusal(tenv, sql);
+        String off = refused == null ? StatementGuard.offStandin(tenv, FixtureConnector.IDENTIFIER) : null;
+        if (refused != null || off != null) {
+            throw new Refused(refused != null ? refused : "table " + off + " is not on flinkx's stand-in");
+        }
     }
 
     /** CREATE TABLE with the connector swapped for the fixture stand-in, on the parsed operation. */
