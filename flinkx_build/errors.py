@@ -67,7 +67,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX194": ("warning", "file not fixed: a symlink, not a regular file, or outside the workspace"),
     "FX195": ("error", "a statement makes Flink load code (USING JAR, LANGUAGE PYTHON, CREATE CATALOG, ...)"),
     "FX196": ("error", "a SET of an engine setting outside the allow-list (addresses, paths, jars, classes, state locations)"),
-    "FX197": ("error", "a workspace writes flinkx's own flinkx.* options, or changes a table's connector after defining it"),
+    "FX197": ("error", "a workspace writes flinkx's own flinkx.* options, or an OPTIONS hint changes a table's connector"),
     # semantic checks (flinkx_build/checks/, pages in docs/checks.md)
     "FX401": ("error", "unknown column"),
     "FX402": ("error", "ambiguous column"),

@@ -5,10 +5,13 @@ the table really is (its connector, its changelog) and, in `flinkx test`, which 
 where to collect (issue 41: an OPTIONS hint that set `flinkx.fixture-rows` made a broken task pass its test;
 `ALTER TABLE ... SET ('connector' = ...)` with a `RESET` of the `flinkx.*` keys replaced the stand-in, and
 planning opened a path the task chose). So no `flinkx.*` key may be written anywhere in a workspace (a meta
-table's `with:`, a task's SET, an OPTIONS hint, a task-local CREATE TABLE, ALTER TABLE), and a table's
-connector is chosen only where the table is defined: not by ALTER TABLE SET/RESET, nor by an OPTIONS hint.
-A refusal like FX195/FX196: no command hands such a statement to Flink. The planner driver refuses the same
-statements again on Flink's parse of them (planner/java/.../StatementGuard.java).
+table's `with:`, a task's SET, an OPTIONS hint, a task-local CREATE TABLE, ALTER TABLE), and an OPTIONS hint may
+not change a task-local table's connector (on a meta table that is FX160): a hint acts inside the query, where
+flinkx cannot put the stand-in back. `ALTER TABLE t SET ('connector' = ...)` is Flink SQL that Flink accepts
+(Flink's own SQL-client tests, in the real-SQL corpus, do it): it is no finding, and the driver puts the table
+back on the stand-in after the statement. A refusal like FX195/FX196: no command hands such a statement to
+Flink. The planner driver refuses the same statements again on Flink's parse of them
+(planner/java/.../StatementGuard.java).
 """
 from __future__ import annotations
 
@@ -63,8 +66,8 @@ def check(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
 
 
 def _ddl_keys(stmt: ParsedStatement) -> list[tuple[str, int, int, str]]:
-    """(key, file line, file col, message) of each option key a CREATE TABLE or ALTER TABLE writes that a
-    workspace may not: read from the statement's tokens (the parsed facts keep no DDL options; quoted strings
+    """(key, file line, file col, message) of each `flinkx.*` key a CREATE TABLE or ALTER TABLE writes: read from
+    the statement's tokens (the parsed facts keep no DDL options; quoted strings
     and comments are whole tokens, so a key inside a comment or a string is not taken for one)."""
     tokens = [m for m in sql_tokens(stmt.source) if not m.group().startswith(("--", "/*"))]
     words = [t.group().upper() for t in tokens[:2]]
@@ -81,12 +84,9 @@ def _ddl_keys(stmt: ParsedStatement) -> list[tuple[str, int, int, str]]:
         if after != "=" and not (altering and before in ("(", ",")):  # a key: before '=', or in RESET's list
             continue
         key = text[1:-1].replace("''", "'") if len(text) > 1 and text.endswith("'") else text[1:]
-        if reserved_option(key):
-            message = _reserved(key)
-        elif altering and key.strip().lower() in CONNECTOR_KEYS:
-            message = _connector(key, "ALTER TABLE")
-        else:
+        if not reserved_option(key):
             continue
+        message = _reserved(key)
         rel_line, rel_col = position(stmt.source, token.start())
         line, col = (stmt.pos.line, stmt.pos.col + rel_col - 1) if rel_line == 1 else (stmt.pos.line + rel_line - 1, rel_col)
         found.append((key, line, col, message))

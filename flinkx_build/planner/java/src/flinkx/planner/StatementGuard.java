@@ -18,8 +18,9 @@ import org.apache.flink.table.delegation.Parser;
  * The driver's own refusals of what would take a table off its stand-in (issue 41), decided on Flink's parse of a
  * statement, so they hold even where flinkx's FX197 (flinkx_build/checks/reserved_options.py) is bypassed:
  * no statement may write an option of flinkx's own namespace (`flinkx.*`: which connector a table really has, its
- * changelog, a test's fixture rows and collector), and no ALTER TABLE or OPTIONS hint may change a table's connector.
- * After every statement, every table is checked to still be on a stand-in ({@link #reapply}).
+ * changelog, a test's fixture rows and collector), and no OPTIONS hint may change a table's connector (it acts inside
+ * its query). An ALTER TABLE that changes a connector is Flink SQL Flink accepts: after every statement every table is
+ * put back on the stand-in ({@link #reapply}), or, in a test job, a table off it is refused ({@link #offStandin}).
  */
 final class StatementGuard {
     static final String RESERVED_PREFIX = "flinkx.";
@@ -70,12 +71,12 @@ final class StatementGuard {
         boolean alter = altering || name.startsWith("SqlAlterTable");
         String refused = null;
         if (name.equals("SqlHint")) {
-            refused = keys(options(node), true);
+            refused = keys(options(node), true); // a hint acts inside its query: the stand-in cannot be put back there
         } else if (name.equals("SqlTableOption")) {
-            refused = key(String.valueOf(quietly(node, "getKeyString")), alter);
+            refused = key(String.valueOf(quietly(node, "getKeyString")), false);
         } else if (alter) {
             Object reset = quietly(node, "getResetKeys"); // ALTER TABLE t RESET ('k', ...)
-            refused = reset instanceof Collection ? keys((Collection<?>) reset, true) : null;
+            refused = reset instanceof Collection ? keys((Collection<?>) reset, false) : null;
         }
         if (refused != null) {
             return refused;
@@ -113,7 +114,7 @@ final class StatementGuard {
             return "'" + key + "' is an option flinkx reserves for its stand-ins: a workspace may not write it";
         }
         if (connectorRefused && (lowered.equals("connector") || lowered.equals("connector.type"))) {
-            return "a table's connector may not change after it is defined ('" + key + "' in ALTER TABLE or an OPTIONS hint)";
+            return "an OPTIONS hint may not change a table's connector ('" + key + "')";
         }
         return null;
     }
