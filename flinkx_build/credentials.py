@@ -39,10 +39,12 @@ MASK = "******"
 # Pulsar's `authParams` carries a token; `userinfo`: Confluent's `basic-auth.user-info` is `user:password`.
 CREDENTIAL_WORDS: tuple[str, ...] = (
     "password", "passwd", "passphrase", "secret", "credential", "jaas", "userinfo", "authparam",
-    "privatekey", "accesskey", "accessid", "apikey", "authkey", "authorization",
+    "privatekey", "accesskey", "accessid", "apikey", "authkey", "authorization", "cookie",
 )
-# whole parts only: as substrings they would match `tokenizer`, `pwdless`-like words or `privileges`
-CREDENTIAL_PARTS: frozenset[str] = frozenset({"pwd", "token", "tokens", "private"})
+# whole parts only: as substrings they would match `tokenizer`, `pwdless`-like words, `privileges`, `passthrough`,
+# `sink`, `break` or Kafka's `sasl.oauthbearer.*` settings. `pass` (`db.pass`), `bearer` (`auth.bearer`), and
+# `sk`/`ak` (an object store's secret and access key: `oss.sk`)
+CREDENTIAL_PARTS: frozenset[str] = frozenset({"pwd", "token", "tokens", "private", "pass", "bearer", "sk", "ak"})
 # a last part `key` after one of these names a column, field or partitioning key, not a secret
 DATA_KEY_ROLES: frozenset[str] = frozenset({
     "primary", "bucket", "partition", "sort", "routing", "message", "record", "row", "hash", "shard",
@@ -150,11 +152,39 @@ def mask_options(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def mask_text(text: str) -> str:
-    """Free text with the value of every `credential-key = value` (or `:`) replaced by the mask.
+    """Free text with the value of every `credential-key = value` (or `:`) replaced by the mask, and every value of a
+    credential-named variable (`remember_credential_variables`).
 
     Quotes around a value are kept so the text still reads like what was written.
     """
-    return _mask_text(text, 0)
+    return mask_variable_values(_mask_text(text, 0))
+
+
+# The values of variables whose names are credential keys (`db_password: hunter2` in flinkx.yaml or a project). A
+# task that writes `${db_password}` as a table or column name makes the value part of an identifier, and so of
+# messages, reports and pages, where no `key = value` shows it is one (issue 41). `Workspace.context_for` remembers
+# them before anything renders with them; every text flinkx prints passes `mask_variable_values`. Kept for the
+# process (a language server sees several workspaces): masking more is the safe side.
+_variable_values: set[str] = set()
+_variable_values_longest_first: tuple[str, ...] = ()
+
+
+def remember_credential_variables(variables: dict[str, Any]) -> None:
+    """Remember the values of the credential-named variables among `variables` (name -> value) for masking."""
+    global _variable_values_longest_first
+    found = {str(v) for k, v in variables.items() if is_credential_key(k) and len(str(v).strip()) >= MIN_LITERAL
+             and not is_placeholder(str(v))} - _variable_values
+    if found:
+        _variable_values.update(found)
+        _variable_values_longest_first = tuple(sorted(_variable_values, key=len, reverse=True))
+
+
+def mask_variable_values(text: str) -> str:
+    """`text` with every remembered credential variable's value replaced by the mask."""
+    for value in _variable_values_longest_first:
+        if value in text:
+            text = text.replace(value, MASK)
+    return text
 
 
 # A message may quote a statement in a quoted value (`cannot parse: "WITH ('k' = 'v'"`): the

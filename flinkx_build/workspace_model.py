@@ -8,6 +8,7 @@ from dataclasses import field
 from dataclasses import replace
 from pathlib import Path
 
+from flinkx_build.credentials import remember_credential_variables
 from flinkx_build.engines import ENGINES as ENGINE_TABLE
 from flinkx_build.errors import Diagnostic
 
@@ -221,6 +222,7 @@ class Workspace:
         """What a `${name}` of the project's files renders to: name -> replacement text, and a secret
         to its own placeholder, so compiled SQL keeps it and no value is ever printed."""
         context = {k: str(v) for k, v in self.variables_for(project).items()}
+        remember_credential_variables(context)  # a password kept as a plain variable is masked wherever it surfaces
         for name in self.config.secrets:
             context[name] = "${" + name + "}"
         return context

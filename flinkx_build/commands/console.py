@@ -24,6 +24,7 @@ from typing import TextIO
 
 import click
 
+from flinkx_build.credentials import mask_variable_values
 from flinkx_build.errors import Diagnostic
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def coloured(stream: TextIO) -> bool:
 def echo_spans(lines: Iterable[Sequence[Span]], err: bool = False) -> None:
     """Lines of styled spans: through rich where it colours, else the plain characters as they are."""
     stream = sys.stderr if err else sys.stdout
+    lines = [[(mask_variable_values(text), style) for text, style in spans] for spans in lines]
     if not coloured(stream):
         stream.write("".join("".join(text for text, _ in spans) + "\n" for spans in lines))
         stream.flush()
@@ -128,5 +130,6 @@ def echo_error(message: str) -> None:
 
 
 def echo_result(text: str, nl: bool = True) -> None:
-    """A document or machine-readable output on stdout, byte for byte (no colour, no wrapping)."""
-    click.echo(text, nl=nl)
+    """A document or machine-readable output on stdout, byte for byte (no colour, no wrapping), but for the values
+    of credential-named variables (an identifier written as `${db_password}`), which are masked in every output."""
+    click.echo(mask_variable_values(text), nl=nl)

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from flinkx_build import __version__
+from flinkx_build.credentials import mask_variable_values
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.emit.writer import write_build
 from flinkx_build.pipeline import Session
@@ -86,6 +87,8 @@ def write_site(out: Path, files: dict[str, str], workspace_root: Path) -> SiteSt
     """Replace `out` with the site, as a build replaces its folder (marker, atomic swap): never a
     folder flinkx did not make, the workspace or its sources."""
     manifest = {"metadata": {"generator": f"flinkx {__version__}", "kind": "docs-site"}, "tasks": {}}
+    # an identifier written as `${db_password}` carries a credential variable's value into names, links and text
+    files = {mask_variable_values(name): mask_variable_values(text) for name, text in files.items()}
     write_build(out, files, manifest, workspace_root=workspace_root)
     pages = sum(1 for rel in files if rel.endswith(".html"))
     return SiteStats(pages, len(files), sum(len(t.encode("utf-8")) for t in files.values()))

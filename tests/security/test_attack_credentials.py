@@ -60,6 +60,8 @@ def _assert_hidden(text: str, where: str) -> None:
 @pytest.mark.parametrize("key", [
     "avro-confluent.basic-auth.user-info", "basicAuthUserInfo", "pulsar.client.authParams", "properties.ssl.keystore.key",
     "properties.ssl.key.passphrase", "private.key", "ssl.key", "sasl.jaas.config", "http.header.Authorization",
+    # issue 41, item 12: words the tables missed
+    "db.pass", "auth.bearer", "http.header.Cookie", "oss.sk", "oss.ak", "fs.oss.accessKeyId.ak",
 ])
 def test_keys_named_by_their_parts_are_credentials(key):
     assert is_credential_key(key)
@@ -69,6 +71,7 @@ def test_keys_named_by_their_parts_are_credentials(key):
     "avro-confluent.basic-auth.credentials-source", "key.fields", "key.format", "key.fields-prefix", "primary-key",
     "bucket-key", "keyspace", "key", "ssl.keystore.type", "ssl.keystore.location", "sasl.oauthbearer.token.endpoint.url",
     "properties.ssl.truststore.certificates", "secrets", "tokenizer",
+    "sasl.oauthbearer.expected.audience", "passthrough", "sink.parallelism", "task.ask",
 ])
 def test_settings_about_credentials_and_data_keys_are_not(key):
     assert not is_credential_key(key)
