@@ -18,11 +18,14 @@ a workspace can name that folder or write into it.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
 import tempfile
 from pathlib import Path
+
+from flinkx_build.errors import UsageError
 
 HOME_ENV = "FLINKX_HOME"
 FLINK_LOGS = "flink-logs"
@@ -54,17 +57,39 @@ def workspace_cache_root(root: Path, cache_dir: str) -> Path | None:
 
 
 def user_cache_dir() -> Path:
-    """flinkx's folder outside every workspace (created owner-only on first use, `private_folder`)."""
-    explicit = os.environ.get(HOME_ENV)
+    """flinkx's folder outside every workspace (created owner-only on first use, `private_folder`).
+
+    UsageError when `$FLINKX_HOME` is relative, or the folder is inside a workspace or a checkout: what a
+    repository commits there (a planner jar, the key that signs caches) would be trusted (issue 41)."""
+    return _user_cache_dir(os.environ.get(HOME_ENV, ""), os.environ.get("XDG_CACHE_HOME", ""), os.environ.get("HOME", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _user_cache_dir(explicit: str, xdg: str, home: str) -> Path:
     if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
+        if not os.path.isabs(explicit):
+            raise UsageError(f"${HOME_ENV} is '{explicit}', a relative path: it would be a folder of whatever folder "
+                             "flinkx runs in; set it to an absolute path outside every checkout")
+        return _outside_checkouts(Path(explicit), f"${HOME_ENV}", ("flinkx.yaml", ".git"))
     if xdg and os.path.isabs(xdg):
-        return Path(xdg, "flinkx")
+        return _outside_checkouts(Path(xdg, "flinkx"), "$XDG_CACHE_HOME", ("flinkx.yaml", ".git"))
     try:
-        return Path.home() / ".cache" / "flinkx"
+        default = Path.home() / ".cache" / "flinkx"
     except RuntimeError:  # no home folder: one per user in the temporary folder (checked as any other)
         return Path(tempfile.gettempdir(), f"flinkx-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
+    # a home folder kept in git (dotfiles) is common: only a workspace around the default is refused
+    return _outside_checkouts(default, "the user cache folder", ("flinkx.yaml",))
+
+
+def _outside_checkouts(folder: Path, named: str, markers: tuple[str, ...]) -> Path:
+    """`folder`, unless it or a folder above it holds one of `markers` (a workspace's flinkx.yaml, a checkout's .git)."""
+    for above in (folder, *folder.parents):
+        for marker in markers:
+            if os.path.lexists(above / marker):
+                raise UsageError(f"{named} {folder} is inside {'a flinkx workspace' if marker == 'flinkx.yaml' else 'a git checkout'} "
+                                 f"({above}): a repository could commit the jars and keys flinkx trusts there; "
+                                 f"set ${HOME_ENV} to a folder outside every checkout")
+    return folder
 
 
 def private_folder(path: Path) -> Path:

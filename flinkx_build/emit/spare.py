@@ -61,14 +61,15 @@ def take_spare(spare: Path, stage: Path) -> set[str] | None:
     try:
         os.rmdir(stage)
         os.replace(spare, stage)
+        os.chmod(stage, 0o700)  # the build folder it becomes is private, as `mkdtemp` makes a new one (issue 41)
     except OSError:
-        stage.mkdir(exist_ok=True)
+        stage.mkdir(mode=0o700, exist_ok=True)
         return None
     files: set[str] = set()
     if _walk(str(stage), "", files):
         return files
     shutil.rmtree(stage, ignore_errors=True)  # rmtree removes links, it never follows them
-    stage.mkdir()
+    stage.mkdir(mode=0o700)
     return None
 
 

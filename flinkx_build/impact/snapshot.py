@@ -214,14 +214,24 @@ def _task_facts(summary: TaskSummary, relocate, load_defs: Callable[[], dict[str
 
 
 def _relocator(root: Path, shown_root: Path):
+    # the temporary folder's name, as given and resolved, in a message or hint too: a message quoting a path
+    # (a link's target, a file that is outside) must not print where flinkx happened to check the revision out
+    names = sorted({str(root), str(root.resolve())}, key=len, reverse=True)
     root = root.resolve()
+    shown = display_path(shown_root)
+
+    def unfold(text: str) -> str:
+        for name in names:
+            text = text.replace(name, shown)
+        return text
 
     def relocate(diag: Diagnostic) -> Diagnostic:
         path = Path(diag.path)
         try:  # the folder resolved, not the file: a finding may be about a link (FX171: one that loops)
             rel = (path.parent.resolve() / path.name).relative_to(root)
+            where = display_path(shown_root / rel)
         except (ValueError, OSError, RuntimeError):  # outside the root, or a folder on the way loops
-            return diag
-        return Diagnostic(display_path(shown_root / rel), diag.line, diag.col, diag.code, diag.message, diag.hint, diag.severity)
+            where = unfold(diag.path)
+        return Diagnostic(where, diag.line, diag.col, diag.code, unfold(diag.message), unfold(diag.hint), diag.severity)
 
     return relocate
