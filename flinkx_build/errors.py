@@ -126,6 +126,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX305": ("error", "the cluster, the client and flink_version are not the same Flink"),
     "FX306": ("error", "the target's planner did not finish planning the task (its budget)"),
     "FX314": ("error", "a test's Flink job did not finish within --timeout"),
+    "FX315": ("error", "flinkx test passed --max-time: the cases left did not run"),
     # flinkx test (flinkx_build/testing/, docs/testing.md)
     "FX500": ("error", "invalid test file"),
     "FX501": ("error", "unknown task"),

@@ -11,8 +11,10 @@ from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
+from flinkx_build.commands.console import echo_result
 from flinkx_build.commands.console import echo_spans
 from flinkx_build.commands.console import echo_summary
+from flinkx_build.credentials import mask_variable_values
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 
@@ -50,8 +52,10 @@ def _flink_problem(flink_version: str) -> str | None:
               help="Also write a JUnit XML report to this file.")
 @click.option("--timeout", type=float, default=120.0, show_default=True,
               help="Seconds one test's Flink job may run.")
+@click.option("--max-time", "max_time", type=click.FloatRange(min=0, min_open=True), default=1800.0, show_default=True,
+              help="Seconds the whole run may take: past it no test starts (FX315 for the rest).")
 def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Path | None,
-            timeout: float) -> None:
+            timeout: float, max_time: float) -> None:
     """Run the tests under projects/*/tests/ on the workspace's Flink (1.20: the embedded PyFlink; 2.3: its own jars)."""
     from flinkx_build.testing import report
     from flinkx_build.testing.run import FlinkUnavailable
@@ -75,17 +79,17 @@ def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Pa
         echo_summary("flinkx: no tests (add them under projects/<project>/tests/*.yaml)", ok=None)
         return
     try:
-        results = run_suite(suite, flink_log_dir(ws.cache_folder), timeout, echo_progress)
+        results = run_suite(suite, flink_log_dir(ws.cache_folder), timeout, echo_progress, max_time)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx test could not run Flink: {exc}") from None
     elapsed = time.perf_counter() - started
     if fmt == "human":
         _echo_human(report.human(results, elapsed))
     else:
-        click.echo(report.FORMATS[fmt](results, elapsed))
+        echo_result(report.FORMATS[fmt](results, elapsed))
     if junit_xml is not None:
         junit_xml.parent.mkdir(parents=True, exist_ok=True)
-        junit_xml.write_text(report.junit(results, elapsed), encoding="utf-8")
+        junit_xml.write_text(mask_variable_values(report.junit(results, elapsed)), encoding="utf-8")
     failed = any(r.status != "pass" for r in results)
     echo_summary(report.summary(results, elapsed), ok=not failed)
     if failed:

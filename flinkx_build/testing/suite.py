@@ -1,6 +1,7 @@
 """A whole `flinkx test` run: find and bind the cases, run them on one JVM, judge them."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,12 +94,22 @@ def open_runner(flink_version: str, log_dir: Path, timeout: float, timelines: bo
 
 
 def run_suite(suite: Suite, log_dir: Path, timeout: float,
-              progress: Callable[[str], None] = lambda _: None) -> list[CaseResult]:
+              progress: Callable[[str], None] = lambda _: None, max_time: float | None = None) -> list[CaseResult]:
+    """Every case's result; past `max_time` seconds (`--max-time`) no case starts, and the first one left is
+    one FX315 error that counts the rest: a workspace with thousands of slow cases cannot hold a CI job."""
     results = []
     flink_version = next(iter(suite.sessions.values())).workspace.config.flink_version
     timelines = any(case.timeline is not None for case in suite.cases)
+    deadline = None if max_time is None else time.monotonic() + max_time
     with open_runner(flink_version, log_dir, timeout, timelines) as runner:
-        for case in suite.cases:
+        for index, case in enumerate(suite.cases):
+            if deadline is not None and time.monotonic() > deadline:
+                left = len(suite.cases) - index - 1
+                results.append(CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line, "error", 0.0,
+                                          error=f"FX315 the run passed --max-time ({max_time:g} s): this case and {left} "
+                                                "more did not run (raise --max-time, or --select fewer tests)",
+                                          col=case.loc.col))
+                break
             progress(f"running {case.task}: {case.name}")
             session = suite.sessions[case.mode]
             project, _, name = case.task.partition("/")

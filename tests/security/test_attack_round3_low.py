@@ -95,3 +95,17 @@ def test_impact_never_prints_the_temporary_folder_it_checked_a_revision_out_to(t
     shown = found.path + found.message + found.hint
     assert "flinkx-rev-abc123" not in shown, shown
     assert found.path.endswith("checkout/ws/projects/p/tables/t.yaml") and "checkout/ws/../secrets" in found.message
+
+
+@pytest.mark.skipif(__import__("flinkx_build.planner.session", fromlist=["x"]).planner_problem("1.20", fetch=False)
+                    is not None, reason="flinkx test needs Java and 1.20's jars")
+def test_flinkx_test_has_an_overall_time_limit(tmp_path):
+    """`--timeout` bounds one case; a pull request can add thousands. Past `--max-time` no case starts: one FX315
+    line at the first case left, counting the rest, and exit 1."""
+    example = Path(__file__).resolve().parents[2] / "example-workspace"
+    done = subprocess.run([sys.executable, "-m", "flinkx_build", "test", str(example), "--max-time", "0.001",
+                           "--select", "dws"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = [line for line in done.stdout.splitlines() if " FX315 " in line]
+    assert len(lines) == 1 and "more did not run (raise --max-time, or --select fewer tests)" in lines[0], done.stdout
+    assert "PASS" not in done.stdout
