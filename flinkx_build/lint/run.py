@@ -25,6 +25,8 @@ from flinkx_build.lint.planner_pass import CODE as PLANNER_CODE
 from flinkx_build.lint.planner_pass import PlannerPass
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
+from flinkx_build.limits import offset_of
+from flinkx_build.frontend.positions import Pos
 from flinkx_build.lint.select import EVERY_CODE
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.task_jobs import rule_job
@@ -35,6 +37,7 @@ from flinkx_build.workspace_model import LintConfig
 from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
+from flinkx_build.resolve.task import unknown_table_word
 from flinkx_build.progress import NO_PROGRESS
 from flinkx_build.progress import Progress
 
@@ -60,8 +63,9 @@ def lint_task(session: Session, task: Task, fix: bool = False, codes: CodeFilter
         session.remember_parse(task, done.parsed, store=False)
         return _with_model_findings(session, task, codes, done.diagnostics, [], ())
     diags, parsed, edits, rules = _rule_pass(session, task, fix, codes)
-    encoded = rule_cache.put(key, RulePass(diags, parsed))["parsed"] if key is not None else None
-    session.remember_parse(task, parsed, encoded=encoded)
+    if not fix:  # a fixing pass's tree is the fixed one: it is no parse of the text on disk (the model parses that)
+        encoded = rule_cache.put(key, RulePass(diags, parsed))["parsed"] if key is not None else None
+        session.remember_parse(task, parsed, encoded=encoded)
     return _with_model_findings(session, task, codes, diags, edits, rules)
 
 
@@ -88,6 +92,13 @@ def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags:
     lint_cfg = session.workspace.config.lint
     diags = list(diags)
     resolved = session.analysed(task)
+    # a reserved word where no table has that name (`FROM ods.user`): FX130 unknown table is the root, as the
+    # build says, and quoting the word (FX01's fix) would not repair it
+    unknown = [found for d in diags if d.code == "FX01" and (found := unknown_table_word(session.workspace, task, Pos(d.line, d.col)))]
+    if unknown:
+        places = {(d.line, d.col) for d in unknown}
+        diags = [d for d in diags if not (d.code == "FX01" and (d.line, d.col) in places)] + unknown
+        edits = [_unquoted_at(task.text, edit, [offset_of(task.text, *place) for place in places]) for edit in edits]
     # the build reports some rule problems too (FX03): keep one line per place and code
     seen = {(d.line, d.col, d.code) for d in diags}
     diags.extend(d for d in resolved.diagnostics if (d.line, d.col, d.code) not in seen)
@@ -97,8 +108,22 @@ def _with_model_findings(session: Session, task: Task, codes: CodeFilter, diags:
         fixed_text = task.text
         for start, end, text in sorted(edits, reverse=True):
             fixed_text = fixed_text[:start] + text + fixed_text[end:]
+        fixed_text = None if fixed_text == task.text else fixed_text
     repaired = [d for d in diags if d.fixable and d.code in rules] if fixed_text is not None else []
     return TaskLint(diags, fixed_text, repaired)
+
+
+def _unquoted_at(text: str, edit: tuple[int, int, str], places: list[int]) -> tuple[int, int, str]:
+    """A statement's fix edit without the backticks FX01 put around the word at each of `places` (the word is
+    an unknown table there, FX130: quoting it would not repair it). The fixed text has each earlier quoted
+    word two characters longer, so the word is found from its old offset on."""
+    start, end, fixed = edit
+    for at in sorted((p for p in places if start <= p < end), reverse=True):
+        word = text[at:].split(None, 1)[0].rstrip(";,)")
+        found = fixed.find(f"`{word}`", at - start)
+        if word and found >= 0:
+            fixed = fixed[:found] + word + fixed[found + len(word) + 2:]
+    return start, end, fixed
 
 
 def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set[str]]:

@@ -1,6 +1,8 @@
 """resolve: bind every table, function and SET of a parsed task."""
 from __future__ import annotations
 
+import re
+
 from flinkx_build.engines import ENGINE_ONLY_OPTIONS
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
@@ -8,6 +10,7 @@ from flinkx_build.errors import did_you_mean
 from flinkx_build.flink_data import builtin_functions
 from flinkx_build.flink_data import quote_identifier
 from flinkx_build.frontend.splitter import strip_comments
+from flinkx_build.limits import offset_of
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.frontend.statements import Pos
 from flinkx_build.frontend.statements import TableRef
@@ -49,6 +52,10 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
             if client is not None:  # Flink's parser takes it; a job does not
                 at = stmt.code_pos or stmt.pos
                 diags.append(Diagnostic(path, at.line, at.col, code, client.message, client.hint))
+                continue
+            unknown = unknown_table_word(ws, task, stmt.syntax.pos) if code == "FX01" else None
+            if unknown is not None:  # `ods.user` for `ods.users`: an unknown table first, not "quote the word"
+                diags.append(unknown)
                 continue
             diags.append(Diagnostic(path, stmt.syntax.pos.line, stmt.syntax.pos.col, code, stmt.syntax.message, stmt.syntax.hint))
     diags.extend(double_quoted_values(task.text, path, parsed))
@@ -122,6 +129,35 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
                 if item.lower in MRS_HINTS and not engine_named(ws.config.engine).mrs_hints:
                     diags.append(Diagnostic(path, hint.pos.line, hint.pos.col, "FX170", f"the {item.name} hint needs the mrs engine; engine '{ws.config.engine}' does not support it"))
     return resolved
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUALIFIER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*$")
+_TABLE_KEYWORD = re.compile(r"\b(?:FROM|JOIN|INTO|TABLE)\s+$", re.IGNORECASE)
+
+
+def unknown_table_word(ws: Workspace, task: Task, pos: Pos) -> Diagnostic | None:
+    """FX130 for a reserved word that stops the parse where a table is named (`FROM ods.user`) when no table
+    has that name: quoting it (FX01's fix) would only lead to "unknown table" (issue 44 case 8). A reserved
+    word that is a table's name is FX01's, as before."""
+    start = offset_of(task.text, pos.line, pos.col)
+    word = _WORD.match(task.text, start)
+    if word is None:
+        return None
+    before = task.text[max(0, start - 200):start]
+    qualifier = _QUALIFIER.search(before)
+    if qualifier is not None and qualifier.group(1) in ws.projects:
+        project: str | None = qualifier.group(1)
+    elif qualifier is None and _TABLE_KEYWORD.search(before) and f"`{word.group().lower()}`" not in task.text.lower():
+        project = None  # (a task-local table of that name is written quoted where it is created)
+    else:
+        return None
+    tables = ws.projects[project or task.project].tables if (project or task.project) in ws.projects else {}
+    if any(name.lower() == word.group().lower() for name in tables):
+        return None
+    found: list[Diagnostic] = []
+    find_table(ws, task.project, project, word.group(), pos, task.display_path, found)
+    return found[0] if found and found[0].code == "FX130" else None
 
 
 def _undeclared_function(task: Task, stmt: ParsedStatement) -> Diagnostic:

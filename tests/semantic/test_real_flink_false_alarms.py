@@ -140,7 +140,7 @@ WRONG = {
     "ctas": (CTAS_WRONG, "FX401 unknown column 'price'"),
     "comment": (COMMENT_WRONG, "FX401 unknown column 'nope'"),
     "dot_gap": (DOT_GAP_WRONG, "FX401 unknown column 'c.nope' in c"),
-    "dialect": (DIALECT_WRONG, "FX01 Reserved word 'user'"),
+    "dialect": (DIALECT_WRONG, "FX01 reserved word 'user'"),
     "values": (VALUES_WRONG, "FX401 unknown column 'c'"),
     "metadata": (METADATA_WRONG, "FX401 unknown column 'nope'"),
     "match": ("INSERT INTO dips\n" + MATCH_WRONG, "FX401 unknown column 'price'"),

@@ -118,7 +118,7 @@ WRONG = {
     "charset": (CHARSET_WRONG, ["charset.sql:7:23: FX411 column 1 (id) is STRING, the sink column 'id' of p/charset#co is BIGINT"]),
     "schema": (SCHEMA_WRONG, ["schema.sql:16:29: FX401 unknown column 'b'", "schema.sql:17:90: FX451 TUMBLE needs a time attribute"]),
     "explain": (EXPLAIN_WRONG, ["explain.sql:12:28: FX120 cannot parse: 'FROM WHERE'",
-                                "explain.sql:14:21: FX01 Reserved word 'user'"]),
+                                "explain.sql:14:21: FX01 reserved word 'user'"]),
 }
 
 

@@ -14,6 +14,7 @@ from sqlfluff.core.rules.crawlers import SegmentSeekerCrawler
 from flinkx_build.flink_data import reserved_words
 from flinkx_build.flink_data import DEFAULT_VERSION
 from flinkx_build.frontend.dialect_flink120 import FLINK_BARE_COLUMN_WORDS
+from flinkx_build.frontend.reserved_stop import reserved_stop_message
 from flinkx_build.frontend.reserved_stop import reserved_stops
 from flinkx_build.resolve.sets import FLINK_CONFIG_PREFIXES
 
@@ -215,13 +216,13 @@ def _flink_configuration_value(parents: tuple[BaseSegment, ...]) -> bool:
     return target is not None and _flink_configuration((target,))
 
 
-def _quote(segment: BaseSegment, quoted: BaseSegment, what: str, reason: str) -> LintResult:
+def _quote(segment: BaseSegment, quoted: BaseSegment, what: str, reason: str, description: str = "") -> LintResult:
     """The finding for one word, its fix replacing it by `quoted`."""
     word = segment.raw
     return LintResult(
         anchor=segment,
         fixes=[LintFix.replace(segment, [quoted])],
-        description=f"Reserved word {word!r} used as {what} must be backtick-quoted (`{word}`): {reason}",
+        description=description or f"Reserved word {word!r} used as {what} must be backtick-quoted (`{word}`): {reason}",
     )
 
 
@@ -235,9 +236,9 @@ def _stopping_words(context: RuleContext) -> list[LintResult]:
     root = context.parent_stack[0] if context.parent_stack else context.segment
     if next(root.recursive_crawl("unparsable"), None) is not context.segment:
         return []
-    reason = "Flink rejects it unquoted, and the statement does not parse."
+    # the build's words for the same word at the same place (lint prints one line for both)
     return [
-        _quote(stop.segment, stop.segment.edit(raw="`" + stop.word + "`"), "identifier", reason)
+        _quote(stop.segment, stop.segment.edit(raw="`" + stop.word + "`"), "identifier", "", reserved_stop_message(stop.word))
         for stop in reserved_stops(root)
     ]
 
