@@ -24,6 +24,7 @@ from flinkx_build.deploy.apply import MissingSecret
 from flinkx_build.deploy.apply import secret_values
 from flinkx_build.deploy.cluster import ClusterError
 from flinkx_build.deploy.cluster import FlinkRest
+from flinkx_build.deploy.compat import OTHER_MEANING
 from flinkx_build.deploy.jars import deploy_jars
 from flinkx_build.deploy.report import WHY_REFUSED
 from flinkx_build.deploy.report import render_plan
@@ -55,9 +56,11 @@ def _secret_error(missing: MissingSecret) -> UsageError:
 @click.option("--jar", "jars", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="A connector or UDF jar shipped with every job (repeatable; default: flinkx.yaml deploy.jars from $FLINKX_JAR_DIR).")
 @click.option("--allow-fresh-start", is_flag=True, help="Also upgrade jobs that cannot keep their state (they start empty).")
+@click.option("--allow-changed-meaning", is_flag=True,
+              help="Also upgrade jobs whose state restores but means something else (a window size, a key expression, ...).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], savepoint_dir: str | None,
-            jars: tuple[Path, ...], allow_fresh_start: bool, fmt: str) -> None:
+            jars: tuple[Path, ...], allow_fresh_start: bool, allow_changed_meaning: bool, fmt: str) -> None:
     """Plan or apply WORKSPACE (default: .) on the Flink cluster at --cluster."""
     from flinkx_build.deploy.plan import make_plan
     from flinkx_build.deploy.versions import version_refusal
@@ -91,12 +94,12 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
         secrets = _secrets(session, plan) if do == "apply" else {}
         if plan.of("upgrade") or (do == "apply" and plan.of("create", "upgrade", "failed")):
             flink = _start_flink(session, jar_paths)
-            plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, flink.compile_plan, flink.flink_version)
+            plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, flink.compile_job, flink.flink_version)
         plan.skipped = skipped
         if do == "plan":
             click.echo(render_plan(fmt, plan), nl=False)
             return
-        _apply(plan, rest, flink, secrets, savepoint_dir, allow_fresh_start, fmt, started)
+        _apply(plan, rest, flink, secrets, savepoint_dir, (allow_fresh_start, allow_changed_meaning), fmt, started)
     finally:
         if flink is not None:
             flink.close()
@@ -113,6 +116,19 @@ def _start_flink(session: Session, jars: list[Path]):
         raise UsageError(f"flinkx deploy needs a Flink {ws.config.flink_version} client: {exc}") from None
 
 
+def _refusal(action) -> Diagnostic:
+    """FX602 at the task: why apply will not do this action, and the flag that would."""
+    source = action.desired.source if action.desired else action.task_key
+    if action.changes_meaning:
+        why = f"{action.verdict.summary}; {WHY_REFUSED[OTHER_MEANING]}"
+        hint = "rerun with --allow-changed-meaning to keep the state under the new rule, or --allow-fresh-start"
+    else:
+        level = action.verdict.level if action.verdict and action.action == "upgrade" else "failed"
+        why = f"{action.verdict.summary if action.verdict else action.note}; {WHY_REFUSED[level]}"
+        hint = "rerun with --allow-fresh-start to start it without its state"
+    return Diagnostic(source, 1, 1, "FX602", f"{action.action} of {action.task_key} refused: {why}", hint)
+
+
 def _secrets(session: Session, plan) -> dict[str, str]:
     try:
         return secret_values(plan, session.workspace.config.secrets)
@@ -120,8 +136,10 @@ def _secrets(session: Session, plan) -> dict[str, str]:
         raise _secret_error(missing) from None
 
 
-def _apply(plan, rest: FlinkRest, flink, secrets: dict[str, str], savepoint_dir: str | None, allow_fresh_start: bool,
+def _apply(plan, rest: FlinkRest, flink, secrets: dict[str, str], savepoint_dir: str | None, allowed: tuple[bool, bool],
            fmt: str, started: float) -> None:
+    """`allowed`: (--allow-fresh-start, --allow-changed-meaning)."""
+    allow_fresh_start, allow_changed_meaning = allowed
     as_json = fmt == "json"
 
     def progress(line: str) -> None:
@@ -129,17 +147,11 @@ def _apply(plan, rest: FlinkRest, flink, secrets: dict[str, str], savepoint_dir:
 
     if not as_json:
         click.echo(render_plan(fmt, plan), nl=False)
-    refused = [a for a in plan.actions if a.needs_fresh_start] if not allow_fresh_start else []
+    refused = [a for a in plan.actions if (a.needs_fresh_start and not allow_fresh_start)
+               or (a.changes_meaning and not allow_changed_meaning and not allow_fresh_start)]
     if refused:
-        lines = []
-        for action in refused:
-            level = action.verdict.level if action.verdict and action.action == "upgrade" else "failed"
-            why = f"{action.verdict.summary if action.verdict else action.note}; {WHY_REFUSED[level]}"
-            source = action.desired.source if action.desired else action.task_key
-            lines.append(Diagnostic(source, 1, 1, "FX602", f"{action.action} of {action.task_key} refused: {why}",
-                                    "rerun with --allow-fresh-start to start it without its state"))
-        raise WorkspaceErrors(lines)
-    outcomes = Applier(plan, rest, flink, savepoint_dir, secrets, progress, allow_fresh_start).run()
+        raise WorkspaceErrors([_refusal(action) for action in refused])
+    outcomes = Applier(plan, rest, flink, savepoint_dir, secrets, progress, allow_fresh_start, allow_changed_meaning).run()
     failed = [o for o in outcomes if not o.ok]
     elapsed = time.perf_counter() - started
     if as_json:

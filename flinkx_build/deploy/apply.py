@@ -15,8 +15,9 @@ from typing import Mapping
 
 from flinkx_build.deploy.cluster import ClusterError
 from flinkx_build.deploy.cluster import FlinkRest
-from flinkx_build.deploy.compat import COMPATIBLE
-from flinkx_build.deploy.flink import DeployFlink
+from flinkx_build.deploy.compat import OTHER_MEANING
+from flinkx_build.deploy.compat import RESTORES
+from flinkx_build.deploy.driver_client import DriverFlink
 from flinkx_build.deploy.flink import DeployFlinkError
 from flinkx_build.deploy.identity import FINGERPRINT_KEY
 from flinkx_build.deploy.identity import FLINK_VERSION_KEY
@@ -89,11 +90,18 @@ def scrub(text: str, values: dict[str, str]) -> str:
 
 
 class Applier:
-    def __init__(self, plan: Plan, rest: FlinkRest, flink: DeployFlink | None, savepoint_dir: str | None,
-                 secrets: dict[str, str], echo: Callable[[str], None], allow_fresh_start: bool = False) -> None:
+    def __init__(self, plan: Plan, rest: FlinkRest, flink: DriverFlink | None, savepoint_dir: str | None,
+                 secrets: dict[str, str], echo: Callable[[str], None], allow_fresh_start: bool = False,
+                 allow_changed_meaning: bool = False) -> None:
         self.plan, self.rest, self.flink = plan, rest, flink
         self.savepoint_dir, self.secrets, self.echo = savepoint_dir, secrets, echo
-        self.allow_fresh_start = allow_fresh_start
+        self.allow_fresh_start, self.allow_changed_meaning = allow_fresh_start, allow_changed_meaning
+
+    def keeps_state(self, action: Action) -> bool:
+        """Restore the new job from the savepoint: its state restores, with the same meaning or, when the
+        operator allowed it, another one (--allow-fresh-start alone starts such a job empty)."""
+        verdict = action.verdict
+        return verdict is not None and (verdict.level == RESTORES or (verdict.level == OTHER_MEANING and self.allow_changed_meaning))
 
     def run(self) -> list[Outcome]:
         outcomes = []
@@ -132,7 +140,7 @@ class Applier:
         if failure:
             return Outcome(action.task_key, "upgrade", False,
                            f"stop-with-savepoint of job {action.job.job_id} failed, the job keeps running: {failure}")
-        keep_state = action.verdict is not None and action.verdict.level == COMPATIBLE
+        keep_state = self.keeps_state(action)
         try:
             outcome = self._start(action, restore=location if keep_state else None)
         except DeployFlinkError as exc:

@@ -1,134 +1,127 @@
-"""State compatibility of a job upgrade, from the COMPILE PLAN JSON of the old and the new SQL.
+"""Whether a job's state survives an upgrade, in Flink's terms: three verdicts, predicted from two compiled jobs.
 
-Pure functions over two plans (dicts as Flink's `CompiledPlan.asJsonString()` gives them), so
-`flinkx deploy` and `flinkx impact` share them. The classes are Alibaba VVR's:
+- restores: Flink maps every operator's state onto the new job and the state means what it meant;
+- restores, the state means something else: Flink restores it, but under another rule (a window size, a key
+  expression of the same type, a Top-N limit, SUM -> MAX): allowed with --allow-changed-meaning;
+- will not restore: Flink refuses the savepoint (an operator's state cannot be mapped, or a serializer changed).
 
-- fully compatible: no stateful operator changed;
-- partially compatible: a stateful operator keeps its keys but its state holds more, less or
-  other values (an aggregate added to, removed from or changed in a group or window aggregation);
-- incompatible: grouping keys, window type, size or time attribute, deduplication/rank keys or
-  ordering, join keys or the rows a join or deduplication keeps changed; a stateful operator was
-  removed, replaced or reordered; state TTL switched on or off;
-- unknown: several stateful changes at once, a stateful operator added, an operator with no rule
-  here, or a change of the Flink version or an operator's plan version.
+A prediction may also be `unknown` (an edit no rule covers, another Flink version): only a trial can tell.
 
-Stateful operators are matched in topological order. Column references (grouping keys, aggregate
-arguments, join keys) are compared by the input field's name and type, not by position, so a
-column added upstream does not look like a key change.
+Both sides are compiled by the workspace's Flink (the planner driver), each with the ids its operators get when
+the SQL is submitted (planner/java/.../JobShape.java computes them as Flink's job graph generator does). Flink
+maps savepoint state by those ids, so an operator whose id is not in the new job loses its state: that part of
+the prediction is Flink's own arithmetic. Operators found on both sides are compared by compat_rules.py. A
+trial (`deploy --prove`, and before every `--apply` stop) replaces the prediction by Flink's restore itself.
 """
 from __future__ import annotations
 
-import difflib
-import json
-import re
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
-from flinkx_build import type_text
+from flinkx_build.deploy.compat_rules import OTHER_MEANING
+from flinkx_build.deploy.compat_rules import RESTORES
+from flinkx_build.deploy.compat_rules import STATEFUL_KINDS
+from flinkx_build.deploy.compat_rules import UNKNOWN
+from flinkx_build.deploy.compat_rules import WILL_NOT_RESTORE
+from flinkx_build.deploy.compat_rules import Change
+from flinkx_build.deploy.compat_rules import StatefulOperator
+from flinkx_build.deploy.compat_rules import compare_operator
+from flinkx_build.deploy.compat_rules import kind_of
+from flinkx_build.deploy.compat_rules import row_fields
+from flinkx_build.deploy.compat_rules import short_name
+from flinkx_build.flink_data import UnknownFlinkVersion
+from flinkx_build.flink_data import normalized
 
-COMPATIBLE = "compatible"
-PARTIAL = "partial"
-INCOMPATIBLE = "incompatible"
-UNKNOWN = "unknown"
-LABELS = {COMPATIBLE: "fully compatible", PARTIAL: "partially compatible", INCOMPATIBLE: "incompatible", UNKNOWN: "unknown"}
+__all__ = ["RESTORES", "OTHER_MEANING", "WILL_NOT_RESTORE", "UNKNOWN", "Change", "Verdict", "CompiledJob", "Operator",
+           "classify", "same_job"]
 
-_AGGREGATES = {"group-aggregate", "global-group-aggregate", "incremental-group-aggregate", "group-table-aggregate",
-               "python-group-aggregate", "python-group-table-aggregate"}
-_WINDOW_AGGREGATES = {"window-aggregate", "global-window-aggregate", "group-window-aggregate", "python-group-window-aggregate"}
-_DEDUPLICATES = {"deduplicate", "window-deduplicate"}
-_RANKS = {"rank", "window-rank", "sort-limit", "limit", "sort"}
-_JOINS = {"join", "window-join", "interval-join", "temporal-join", "multi-join"}
-_OTHER_STATEFUL = {"match", "over-aggregate", "python-over-aggregate", "changelog-normalize", "temporal-sort"}
-STATEFUL_KINDS = _AGGREGATES | _WINDOW_AGGREGATES | _DEDUPLICATES | _RANKS | _JOINS | _OTHER_STATEFUL
-_TYPE = re.compile(r"^stream-exec-(?P<kind>.+?)_(?P<version>\d+)$")
+LABELS = {RESTORES: "restores", OTHER_MEANING: "restores, the state means something else",
+          WILL_NOT_RESTORE: "will not restore", UNKNOWN: "unknown"}
+_SEVERITY = (RESTORES, OTHER_MEANING, UNKNOWN, WILL_NOT_RESTORE)
+# sinks whose runtime keeps no state: their operator ids may move (every other source and sink may keep some)
+STATELESS_SINKS = frozenset({"blackhole", "print"})
 
 
 @dataclass(frozen=True)
-class Change:
-    level: str
-    operator: str  # a short name of the operator, from Flink's own description
-    rule: str  # which rule decided, and what changed
+class Operator:
+    """One operator of a job as Flink builds it: its plan node, its name, the id its state is kept under."""
 
-    def format(self) -> str:
-        return f"{self.operator}: {self.rule}"
+    node: int
+    name: str
+    id: str
+    inputs: tuple[str, ...] = ()
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Operator:
+        return cls(int(data.get("node", -1)), str(data.get("name", "")), str(data.get("id", "")),
+                   tuple(str(i) for i in data.get("inputs") or ()))
+
+
+@dataclass
+class CompiledJob:
+    """A task's job compiled by a Flink client: COMPILE PLAN JSON, and its operators when the client gave them."""
+
+    plan: dict[str, Any]
+    operators: list[Operator] | None = None
+    connectors: dict[str, str] = field(default_factory=dict)  # table identifier -> its connector (the plan may name
+    # a temporary table only by its identifier)
 
 
 @dataclass(frozen=True)
 class Verdict:
     level: str
     changes: tuple[Change, ...] = ()
-    reason: str = ""  # for unknown verdicts without a single operator
+    reason: str = ""  # for a verdict without a single operator
+    proven: bool = False  # by a restore trial (Flink restored or refused), not predicted from the plans
 
     @property
     def label(self) -> str:
         return LABELS[self.level]
 
     @property
+    def restores(self) -> bool:
+        return self.level in (RESTORES, OTHER_MEANING)
+
+    @property
     def summary(self) -> str:
-        """One line: the class, then the deciding operator and rule."""
+        """One line: predicted or proven, the verdict, then the deciding operators and rules."""
+        head = f"{'proven' if self.proven else 'predicted'}: {self.label}"
         if self.reason:
-            return f"{self.label}: {self.reason}"
+            return f"{head}: {self.reason}"
         if not self.changes:
-            return f"{self.label}: no stateful operator changed"
+            return f"{head}: no stateful operator changed"
         deciding = [c for c in self.changes if c.level == self.level] or list(self.changes)
-        return f"{self.label}: " + "; ".join(c.format() for c in deciding)
+        return f"{head}: " + "; ".join(c.format() for c in deciding)
 
     def to_data(self) -> dict[str, Any]:
-        return {"verdict": self.level, "label": self.label, "summary": self.summary, "reason": self.reason,
+        return {"verdict": self.level, "label": self.label, "proven": self.proven, "summary": self.summary,
+                "reason": self.reason,
                 "changes": [{"level": c.level, "operator": c.operator, "rule": c.rule} for c in self.changes]}
 
 
+def worst(levels: list[str]) -> str:
+    return max(levels, key=_SEVERITY.index) if levels else RESTORES
+
+
 @dataclass
-class StatefulOperator:
-    kind: str
-    version: str
-    name: str
-    node: dict[str, Any]
-    inputs: list[list[tuple[str, str]]] = field(default_factory=list)  # fields of each input row
+class _Node:
+    op: StatefulOperator
+    node_id: int
+    ids: set[str] = field(default_factory=set)
+    role: str = "operator"  # operator | source | sink
 
 
-def _kind(node: dict[str, Any]) -> tuple[str, str]:
-    match = _TYPE.match(str(node.get("type", "")))
-    return (match["kind"], match["version"]) if match else (str(node.get("type", "")), "")
-
-
-def _canonical(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-
-
-def row_fields(output_type: Any) -> list[tuple[str, str]]:
-    """(name, type) of each field of a plan's row type (its string or its JSON form)."""
-    if isinstance(output_type, dict):
-        return [(str(f.get("name")), _canonical(f.get("fieldType"))) for f in output_type.get("fields", [])]
-    text = str(output_type or "")
-    return type_text.row_fields(text) if text.startswith("ROW<") and text.endswith(">") else []
-
-
-def _short_name(node: dict[str, Any]) -> str:
-    """Flink's description of the operator without its select list: `GroupAggregate(groupBy=[k])`."""
-    description = str(node.get("description") or node.get("type", "?"))
-    if ", select=[" in description:
-        description = description[:description.index(", select=[")] + ")"
-    return description if len(description) <= 120 else description[:117] + "..."
-
-
-def _window_text(windowing: dict[str, Any]) -> str:
-    """`TumblingWindow(size=PT1M)` from a plan's window spec."""
-    window = windowing.get("window", windowing) if isinstance(windowing, dict) else windowing
-    if not isinstance(window, dict):
-        return _canonical(window)
-    details = ", ".join(f"{k}={_canonical(v)}" for k, v in sorted(window.items()) if k != "type")
-    return f"{window.get('type', '?')}({details})"
-
-
-def stateful_operators(plan: dict[str, Any]) -> list[StatefulOperator]:
-    """The plan's stateful operators in topological order (ties by node id)."""
+def _graph(plan: dict[str, Any]) -> tuple[dict[int, dict[str, Any]], dict[int, list[int]]]:
     nodes = {n["id"]: n for n in plan.get("nodes", [])}
     preds: dict[int, list[int]] = {i: [] for i in nodes}
     for edge in plan.get("edges", []):
         if edge.get("target") in preds and edge.get("source") in nodes:
             preds[edge["target"]].append(edge["source"])
+    return nodes, preds
+
+
+def _topological(nodes: dict[int, dict[str, Any]], preds: dict[int, list[int]]) -> list[int]:
     order, done = [], set()
 
     def visit(node_id: int) -> None:
@@ -141,149 +134,129 @@ def stateful_operators(plan: dict[str, Any]) -> list[StatefulOperator]:
 
     for node_id in sorted(nodes):
         visit(node_id)
+    return order
+
+
+def _connector(node: dict[str, Any], connectors: dict[str, str]) -> str:
+    table = (node.get("dynamicTableSink") or node.get("scanTableSource") or {}).get("table") or {}
+    options = (table.get("resolvedTable") or {}).get("options") or {}
+    return str(options.get("flinkx.original-connector") or options.get("connector")
+               or connectors.get(str(table.get("identifier"))) or "")
+
+
+def _role(kind: str, node: dict[str, Any], connectors: dict[str, str]) -> str | None:
+    """Which nodes may hold state: stateful operators, sources, and sinks other than the stateless ones."""
+    if kind in STATEFUL_KINDS or (node.get("state") and not kind.startswith("local-")):
+        return "operator"
+    if kind == "lookup-join" and node.get("asyncOptions"):
+        return "operator"  # its in-flight rows
+    if kind == "table-source-scan":
+        return "source"
+    if kind == "sink" and _connector(node, connectors) not in STATELESS_SINKS:
+        return "sink"
+    return None
+
+
+def stateful_nodes(job: CompiledJob) -> list[_Node]:
+    """The job's nodes that may keep state, in topological order (ties by node id), with their operator ids."""
+    nodes, preds = _graph(job.plan)
+    ids: dict[int, set[str]] = {}
+    for op in job.operators or []:
+        ids.setdefault(op.node, set()).add(op.id)
     out = []
-    for node_id in order:
+    for node_id in _topological(nodes, preds):
         node = nodes[node_id]
-        kind, version = _kind(node)
-        if kind in STATEFUL_KINDS or (node.get("state") and not kind.startswith("local-")):
-            inputs = [row_fields(nodes[p].get("outputType")) for p in preds[node_id]]
-            out.append(StatefulOperator(kind, version, _short_name(node), node, inputs))
+        kind, version = kind_of(node)
+        role = _role(kind, node, job.connectors)
+        if role is None:
+            continue
+        inputs = [row_fields(nodes[p].get("outputType")) for p in preds[node_id]]
+        out.append(_Node(StatefulOperator(kind, version, short_name(node), node, inputs), node_id, ids.get(node_id, set()), role))
     return out
 
 
-def _family(kind: str) -> str:
-    for name, kinds in (("aggregate", _AGGREGATES), ("window aggregate", _WINDOW_AGGREGATES),
-                        ("deduplicate", _DEDUPLICATES), ("rank", _RANKS), ("join", _JOINS)):
-        if kind in kinds:
-            return name
-    return kind
+def canonical_plan(plan: dict[str, Any]) -> Any:
+    """The plan without its node numbering (a planner numbers nodes from a counter that outlives one plan)."""
+    nodes, preds = _graph(plan)
+    order = _topological(nodes, preds)
+    number = {node_id: i for i, node_id in enumerate(order)}
+    canonical_nodes = [{**{k: v for k, v in nodes[i].items() if k != "id"}, "id": number[i]} for i in order]
+    edges = sorted((number[e["source"]], number[e["target"]], str(e.get("shuffle")))
+                   for e in plan.get("edges", []) if e.get("source") in number and e.get("target") in number)
+    return [plan.get("flinkVersion"), canonical_nodes, edges]
 
 
-def _fields(op: StatefulOperator, indexes: Any, side: int = 0) -> list[str]:
-    row = op.inputs[side] if side < len(op.inputs) else []
-    out = []
-    for index in indexes or []:
-        out.append(f"{row[index][0]} {row[index][1]}" if isinstance(index, int) and index < len(row) else f"#{index}")
-    return out
+def same_job(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether two compiled plans run the same job: an edit of comments, layout or keyword case only."""
+    return canonical_plan(old) == canonical_plan(new)
 
 
-def _agg_calls(op: StatefulOperator) -> list[str]:
-    calls = []
-    for call in op.node.get("aggCalls") or []:
-        args = ", ".join(_fields(op, call.get("argList")))
-        distinct = "DISTINCT " if call.get("distinct") else ""
-        calls.append(f"{call.get('internalName') or call.get('name')}({distinct}{args}) -> {_canonical(call.get('type'))}")
-    return calls
-
-
-def _ttl_changes(old: StatefulOperator, new: StatefulOperator) -> list[Change]:
-    def ttls(op: StatefulOperator) -> dict[str, str]:
-        return {str(s.get("name")): str(s.get("ttl", "0 ms")) for s in op.node.get("state") or []}
-
-    before, after = ttls(old), ttls(new)
-    for name in sorted(set(before) & set(after)):
-        if (before[name] == "0 ms") != (after[name] == "0 ms"):
-            return [Change(INCOMPATIBLE, new.name, f"state TTL of {name} switched {'on' if before[name] == '0 ms' else 'off'} "
-                                                   f"({before[name]} -> {after[name]}): the state's serializer changes")]
-    return []
-
-
-def _differs(old: Any, new: Any, level: str, op: StatefulOperator, what: str) -> list[Change]:
-    if old == new:
-        return []
-    return [Change(level, op.name, f"{what} changed: {_show(old)} -> {_show(new)}")]
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "[" + ", ".join(value) + "]"
-    text = _canonical(value)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
-def _aggregate_changes(old: StatefulOperator, new: StatefulOperator) -> list[Change]:
-    before, after = _agg_calls(old), _agg_calls(new)
-    if before == after:
-        return []
-    added = [c for c in after if c not in before]
-    removed = [c for c in before if c not in after]
-    if not removed:
-        rule = f"aggregate added ({', '.join(added)}): the aggregation's state row gains a field"
-    elif not added:
-        rule = f"aggregate removed ({', '.join(removed)}): the aggregation's state row loses a field"
-    else:
-        rule = f"aggregates changed ({', '.join(removed)} -> {', '.join(added)}): the aggregation's state row changes"
-    return [Change(PARTIAL, new.name, rule)]
-
-
-def compare_operator(old: StatefulOperator, new: StatefulOperator) -> list[Change]:
-    """What changed in one stateful operator, each change with its class."""
-    if old.version != new.version:
-        return [Change(UNKNOWN, new.name, f"plan version of {new.kind} changed ({old.version} -> {new.version})")]
-    o, n = old.node, new.node
-    family = _family(new.kind)
-    changes = _ttl_changes(old, new)
-    if family in ("aggregate", "window aggregate"):
-        changes += _differs(_fields(old, o.get("grouping")), _fields(new, n.get("grouping")), INCOMPATIBLE, new, "grouping keys")
-        if family == "window aggregate":
-            old_w, new_w = o.get("windowing") or o.get("window") or {}, n.get("windowing") or n.get("window") or {}
-            changes += _differs(_window_text(old_w), _window_text(new_w), INCOMPATIBLE, new, "window type or size")
-            time_attr = ("timeAttributeType", "isRowtime", "timeAttributeIndex")
-            changes += _differs([_canonical(old_w.get(k)) for k in time_attr], [_canonical(new_w.get(k)) for k in time_attr],
-                                INCOMPATIBLE, new, "window time attribute")
-        changes += _differs(o.get("needRetraction"), n.get("needRetraction"), INCOMPATIBLE, new,
-                            "input changelog (the aggregates' retraction state)")
-        if not any(c.level == INCOMPATIBLE for c in changes):
-            changes += _aggregate_changes(old, new)
-    elif family in ("deduplicate", "rank"):
-        keys = ("uniqueKeys", "partitionKeys", "partitionSpec")
-        changes += _differs([_fields(old, o.get(k)) if k != "partitionSpec" else _canonical(o.get(k)) for k in keys],
-                            [_fields(new, n.get(k)) if k != "partitionSpec" else _canonical(n.get(k)) for k in keys],
-                            INCOMPATIBLE, new, f"{family} keys")
-        ordering = ("isRowtime", "keepLastRow", "orderKey", "sortSpec", "rankType", "rankRange", "rankStrategy", "outputRankNumber")
-        changes += _differs([_canonical(o.get(k)) for k in ordering], [_canonical(n.get(k)) for k in ordering],
-                            INCOMPATIBLE, new, f"{family} ordering")
-        changes += _differs(row_fields(o.get("outputType")), row_fields(n.get("outputType")), INCOMPATIBLE, new, "row kept in state")
-    elif family == "join":
-        def spec(op: StatefulOperator) -> list[Any]:
-            js = op.node.get("joinSpec") or {}
-            return [js.get("joinType"), _fields(op, js.get("leftKeys"), 0), _fields(op, js.get("rightKeys"), 1),
-                    _canonical(op.node.get("windowBounds")), _canonical(op.node.get("leftWindowing")), _canonical(op.node.get("rightWindowing"))]
-        changes += _differs(spec(old), spec(new), INCOMPATIBLE, new, "join type, keys or bounds")
-        changes += _differs(old.inputs, new.inputs, INCOMPATIBLE, new, "rows a join keeps in state")
-    else:
-        ignore = {"id", "description", "inputProperties", "configuration"}
-        if {k: v for k, v in o.items() if k not in ignore} != {k: v for k, v in n.items() if k not in ignore}:
-            changes.append(Change(UNKNOWN, new.name, f"{new.kind} changed; flinkx has no finer rule for this operator"))
-    return changes
-
-
-def classify(old_plan: dict[str, Any], new_plan: dict[str, Any]) -> Verdict:
-    """The state-compatibility verdict of replacing the job of `old_plan` by that of `new_plan`."""
-    old_version, new_version = old_plan.get("flinkVersion"), new_plan.get("flinkVersion")
-    if old_version != new_version:
-        return Verdict(UNKNOWN, reason=f"the Flink version changed ({old_version} -> {new_version})")
-    old_ops, new_ops = stateful_operators(old_plan), stateful_operators(new_plan)
-    changes: list[Change] = []
-    matcher = difflib.SequenceMatcher(a=[_family(o.kind) for o in old_ops], b=[_family(o.kind) for o in new_ops], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            for old, new in zip(old_ops[i1:i2], new_ops[j1:j2]):
-                changes += compare_operator(old, new)
-        elif tag == "delete":
-            changes += [Change(INCOMPATIBLE, o.name, "stateful operator removed: its state cannot be restored") for o in old_ops[i1:i2]]
-        elif tag == "insert":
-            changes += [Change(UNKNOWN, o.name, "stateful operator added: it starts empty, and the operators after it may "
-                                                "not find their state") for o in new_ops[j1:j2]]
+def _match_by_ids(old_nodes: list[_Node], new_nodes: list[_Node]) -> tuple[list[tuple[_Node, _Node]], list[_Node], list[_Node]]:
+    """(pairs, old nodes whose state has no operator in the new job, new nodes that start empty)."""
+    by_id = {op_id: n for n in new_nodes for op_id in n.ids}
+    pairs, lost, matched = [], [], set()
+    for old in old_nodes:
+        found = [by_id[i] for i in sorted(old.ids) if i in by_id]
+        if not found or any(i not in by_id for i in old.ids):
+            lost.append(old)
         else:
-            for o in old_ops[i1:i2]:
-                changes.append(Change(INCOMPATIBLE, o.name, "stateful operator replaced or reordered: "
-                                      + ", ".join(n.name for n in new_ops[j1:j2])))
-    if any(c.level == INCOMPATIBLE for c in changes):
-        return Verdict(INCOMPATIBLE, tuple(changes))
-    if len(changes) > 1:
-        return Verdict(UNKNOWN, tuple(changes), reason=f"{len(changes)} stateful changes at once: "
-                                                       + "; ".join(c.format() for c in changes))
-    if changes:
-        return Verdict(changes[0].level, tuple(changes))
-    return Verdict(COMPATIBLE)
+            pairs.append((old, found[0]))
+            matched.add(found[0].node_id)
+    return pairs, lost, [n for n in new_nodes if n.node_id not in matched]
+
+
+def _lost(node: _Node) -> Change:
+    what = {"source": "a source's state (its read positions)", "sink": "a sink's state"}.get(node.role, "its state")
+    return Change(WILL_NOT_RESTORE, node.op.name,
+                  f"{what} is kept under an operator id the new job does not have: Flink cannot map it (the job's "
+                  "shape before it changed, or a statement was added or removed)")
+
+
+def classify(old: CompiledJob, new: CompiledJob, flink_version: str) -> Verdict:
+    """The predicted verdict of restoring the job of `old`'s savepoint into the job of `new`."""
+    version = _major_minor(flink_version)
+    old_version, new_version = old.plan.get("flinkVersion"), new.plan.get("flinkVersion")
+    if old_version != new_version:
+        return Verdict(UNKNOWN, reason=f"the Flink version changed ({old_version} -> {new_version}): only a trial tells")
+    old_nodes, new_nodes = stateful_nodes(old), stateful_nodes(new)
+    if old.operators is None or new.operators is None:
+        return Verdict(UNKNOWN, reason="the operators' ids are unknown (the client gave none): only a trial tells")
+    pairs, lost, started = _match_by_ids(old_nodes, new_nodes)
+    changes = [_lost(n) for n in lost]
+    for before, after in pairs:
+        if before.role == "operator" or after.role == "operator":
+            changes += compare_operator(before.op, after.op, version)
+    upstream = _upstream_ids(new)
+    for node in started:
+        if node.role != "operator":
+            continue
+        fed = [a for _, a in pairs if a.role == "operator" and node.ids & upstream.get(a.node_id, set())]
+        if fed:
+            changes.append(Change(OTHER_MEANING, fed[0].op.name, f"a new stateful operator before it starts empty: "
+                                                                 f"{node.op.name}"))
+    return Verdict(worst([c.level for c in changes]), tuple(changes))
+
+
+def _major_minor(flink_version: str) -> str:
+    try:
+        return normalized(flink_version)
+    except UnknownFlinkVersion:
+        return flink_version
+
+
+def _upstream_ids(job: CompiledJob) -> dict[int, set[str]]:
+    """Per plan node, the ids of every operator upstream of it."""
+    by_id = {op.id: op for op in job.operators or []}
+    out: dict[int, set[str]] = {}
+    for op in job.operators or []:
+        seen: set[str] = set()
+        stack = list(op.inputs)
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            stack.extend(by_id[current].inputs if current in by_id else ())
+        out.setdefault(op.node, set()).update(seen)
+    return out
+

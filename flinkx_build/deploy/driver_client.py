@@ -15,6 +15,8 @@ from types import TracebackType
 from typing import Any
 
 from flinkx_build.deploy import planning
+from flinkx_build.deploy.compat import CompiledJob
+from flinkx_build.deploy.compat import Operator
 from flinkx_build.deploy.flink import DeployFlinkError
 from flinkx_build.deploy.flink import FlinkUnavailable
 from flinkx_build.deploy.flink import refusal
@@ -70,14 +72,21 @@ class DriverFlink:
 
     def compile_plan(self, statements: list[Statement], udfs: tuple[UdfStub, ...] = ()) -> dict[str, Any]:
         """Flink's COMPILE PLAN JSON of the task's job, planned with flinkx's stand-ins (planning.py)."""
+        return self.compile_job(statements, udfs, operator_ids=False).plan
+
+    def compile_job(self, statements: list[Statement], udfs: tuple[UdfStub, ...] = (),
+                    operator_ids: bool = True) -> CompiledJob:
+        """The plan, and the id Flink gives each operator when the SQL is submitted (JobShape.java)."""
         request = protocol.compile_plan_request([(s.kind, s.text) for s in statements],
                                                 [{"name": u.name, "returns": u.returns, "kind": u.kind} for u in udfs],
                                                 planning.OPERATIONS)
-        answer = self._ask(request, statements)
+        answer = self._ask({**request, "operator_ids": operator_ids}, statements)
         try:
-            return json.loads(str(answer.get("plan", "")))
+            plan = json.loads(str(answer.get("plan", "")))
         except ValueError:
             raise DeployFlinkError(f"the Flink {self.flink_version} client returned no compiled plan") from None
+        operators = [Operator.from_data(o) for o in answer["operators"]] if "operators" in answer else None
+        return CompiledJob(plan, operators, {str(k): str(v) for k, v in (answer.get("connectors") or {}).items()})
 
     def submit(self, statements: list[Statement], cluster_url: str, name: str, job_parameters: dict[str, str],
                savepoint: str | None = None) -> str:

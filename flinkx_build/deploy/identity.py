@@ -14,6 +14,7 @@ import json
 import zlib
 from dataclasses import dataclass
 
+from flinkx_build.frontend.splitter import strip_comments
 from flinkx_build.hashing import sha256
 
 PREFIX = "flinkx:"
@@ -42,8 +43,27 @@ def task_of(name: str, workspace: str) -> str | None:
 
 
 def fingerprint(statements: list[Statement]) -> str:
-    """Changes exactly when what the job runs changes (comments and the header do not count)."""
-    return sha256(json.dumps([[s.kind, s.text] for s in statements]))[:16]
+    """Changes when what the job runs may change: comments and layout do not count (a change of keyword case
+    does here; the plan then finds both sides compile to the same job, plan.py)."""
+    return sha256(json.dumps([[s.kind, code_text(s.text)] for s in statements]))[:16]
+
+
+def code_text(sql: str) -> str:
+    """The statement without comments (hints stay) and with one space for any run of layout outside quotes."""
+    text, out, quote = strip_comments(sql), [], ""
+    for ch in text:
+        if quote:
+            out.append(ch)
+            quote = "" if ch == quote else quote  # a doubled quote closes and reopens: the same text
+        elif ch in "'`\"":
+            quote = ch
+            out.append(ch)
+        elif ch.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out).strip()
 
 
 def encode_statements(statements: list[Statement]) -> str:

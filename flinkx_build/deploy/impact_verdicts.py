@@ -1,8 +1,9 @@
 """State-compatibility verdicts for `flinkx impact --state-compat`: base vs head, per changed task.
 
 For every impacted task whose compiled statements differ between the two revisions, both sides
-are compiled to COMPILE PLAN JSON in one embedded planner and classified by `compat.classify`, so a
-reviewer sees before merging that a change needs a fresh start.
+are compiled by the workspace's Flink (the planner driver: COMPILE PLAN JSON and each operator's id) and
+classified by `compat.classify`, so a reviewer sees before merging whether the state restores. Both sides
+compiling to the same job (comments, layout or keyword case changed) get no verdict: nothing to restore.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from flinkx_build.checks.engine_settings import REFUSALS
 from flinkx_build.deploy.compat import UNKNOWN
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
+from flinkx_build.deploy.compat import same_job
 from flinkx_build.deploy.identity import Statement
 from flinkx_build.errors import Diagnostic
 from flinkx_build.impact.gitrev import Revision
@@ -99,10 +101,13 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     with open_client(ws.config.flink_version, flink_log_dir(ws.cache_folder), []) as flink:
         for node, (old, new) in pairs.items():
             try:
-                verdicts[node] = classify(flink.compile_plan(list(old.statements), new.udfs),
-                                          flink.compile_plan(list(new.statements), new.udfs))
+                before = flink.compile_job(list(old.statements), new.udfs)
+                after = flink.compile_job(list(new.statements), new.udfs)
             except DeployFlinkError as exc:
                 verdicts[node] = Verdict(UNKNOWN, reason=f"a side does not compile: {exc}")
+                continue
+            if not same_job(before.plan, after.plan):
+                verdicts[node] = classify(before, after, flink.flink_version)
     return verdicts
 
 

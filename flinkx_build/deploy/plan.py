@@ -1,8 +1,9 @@
 """The deploy plan: per task create, unchanged, upgrade, remove or failed, with verdicts.
 
 - create: the task has no active job (none yet, or its last one finished or was cancelled);
-- unchanged: an active job runs exactly this SQL (same fingerprint);
-- upgrade: an active job runs other SQL; streaming upgrades carry a state-compatibility verdict;
+- unchanged: an active job runs this SQL (same fingerprint), or SQL that compiles to the same job (only
+  comments, layout or keyword case changed: Flink's plans are equal);
+- upgrade: an active job runs other SQL; streaming upgrades carry a state verdict (compat.py);
 - remove: an active job of this workspace whose task is gone (or a second job of one task);
 - failed: the task's newest job FAILED; flinkx does not replace it silently.
 Jobs that are RESTARTING or FAILING are shown with their state whatever the action.
@@ -14,10 +15,12 @@ from dataclasses import field
 from typing import Any
 from typing import Callable
 
-from flinkx_build.deploy.compat import COMPATIBLE
+from flinkx_build.deploy.compat import OTHER_MEANING
 from flinkx_build.deploy.compat import UNKNOWN
+from flinkx_build.deploy.compat import CompiledJob
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
+from flinkx_build.deploy.compat import same_job
 from flinkx_build.deploy.flink import DeployFlinkError
 from flinkx_build.deploy.state import DeployedJob
 from flinkx_build.deploy.state import DesiredJob
@@ -36,10 +39,15 @@ class Action:
 
     @property
     def needs_fresh_start(self) -> bool:
-        """Apply refuses this action unless --allow-fresh-start."""
+        """Apply refuses this action unless --allow-fresh-start: its state will not (or may not) restore."""
         if self.action == "failed":
             return True
-        return self.action == "upgrade" and (self.verdict is None or self.verdict.level != COMPATIBLE)
+        return self.action == "upgrade" and (self.verdict is None or not self.verdict.restores)
+
+    @property
+    def changes_meaning(self) -> bool:
+        """Apply refuses this action unless --allow-changed-meaning: the state restores under another rule."""
+        return self.action == "upgrade" and self.verdict is not None and self.verdict.level == OTHER_MEANING
 
     def to_data(self) -> dict[str, Any]:
         job = self.job
@@ -49,7 +57,7 @@ class Action:
             "deployed_fingerprint": job.fingerprint if job else None,
             "fingerprint": self.desired.fingerprint if self.desired else None,
             "verdict": self.verdict.to_data() if self.verdict else None, "note": self.note,
-            "needs_fresh_start": self.needs_fresh_start,
+            "needs_fresh_start": self.needs_fresh_start, "changes_meaning": self.changes_meaning,
         }
 
 
@@ -68,7 +76,7 @@ class Plan:
         return any(a.action != "unchanged" for a in self.actions)
 
 
-PlanCompiler = Callable[[list, tuple], dict[str, Any]]  # (statements, declared functions) -> plan JSON
+PlanCompiler = Callable[[list, tuple], CompiledJob]  # (statements, declared functions) -> plan and operator ids
 
 
 def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed: dict[str, list[DeployedJob]],
@@ -91,8 +99,12 @@ def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed:
             current = active[0]
             if current.fingerprint == target.fingerprint:
                 plan.actions.append(Action(key, "unchanged", target, current))
+                continue
+            verdict = _verdict(current, target, compile_plan, flink_version)
+            if verdict is None:
+                plan.actions.append(Action(key, "unchanged", target, current, note="the same job: only comments or layout changed"))
             else:
-                plan.actions.append(Action(key, "upgrade", target, current, verdict=_verdict(current, target, compile_plan, flink_version)))
+                plan.actions.append(Action(key, "upgrade", target, current, verdict=verdict))
         elif jobs and jobs[0].state == "FAILED":
             plan.actions.append(Action(key, "failed", target, jobs[0], note="its newest job FAILED"))
         else:
@@ -101,7 +113,9 @@ def make_plan(workspace: str, cluster: str, desired: list[DesiredJob], deployed:
     return plan
 
 
-def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompiler | None, flink_version: str | None) -> Verdict:
+def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompiler | None,
+             flink_version: str | None) -> Verdict | None:
+    """The predicted verdict of the upgrade; None when both sides compile to the same job."""
     if current.flink_version and flink_version and current.flink_version != flink_version:
         # compiling both sides here would hide the change: both plans would say this client's version
         return Verdict(UNKNOWN, reason=f"the Flink version changed ({current.flink_version} -> {flink_version})")
@@ -119,4 +133,6 @@ def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompile
         new = compile_plan(list(target.statements), target.udfs)
     except DeployFlinkError as exc:
         return Verdict(UNKNOWN, reason=f"the new SQL does not compile: {exc}")
-    return classify(old, new)
+    if same_job(old.plan, new.plan):
+        return None
+    return classify(old, new, flink_version or "")

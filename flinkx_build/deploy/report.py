@@ -4,24 +4,28 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from flinkx_build.deploy.compat import OTHER_MEANING
+from flinkx_build.deploy.compat import UNKNOWN
+from flinkx_build.deploy.compat import WILL_NOT_RESTORE
 from flinkx_build.deploy.plan import ORDER
 from flinkx_build.deploy.plan import Action
 from flinkx_build.deploy.plan import Plan
 from flinkx_build.markdown_text import md_code
 from flinkx_build.markdown_text import md_text
 
-# Why apply refuses each kind of action (measured on Flink 1.20.5: a job whose aggregation gained
-# an aggregate fails to restore with StateMigrationException; VVR would keep the other aggregates).
+# Why apply refuses each kind of action, and the flag that accepts it.
 WHY_REFUSED = {
-    "partial": "Apache Flink cannot restore a changed state row (VVR keeps the unchanged part)",
-    "incompatible": "the old state cannot be mapped onto the new job",
-    "unknown": "no safe restore is known",
+    WILL_NOT_RESTORE: "Flink cannot restore the old state into the new job",
+    UNKNOWN: "no restore is proven or predicted",
+    OTHER_MEANING: "the old state would be read under another rule",
     "failed": "a failed job is never replaced silently",
 }
 
 
 def why_refused(action: Action) -> str:
-    level = "failed" if action.action == "failed" else (action.verdict.level if action.verdict else "unknown")
+    if action.changes_meaning:
+        return f"{WHY_REFUSED[OTHER_MEANING]}: refused without --allow-changed-meaning"
+    level = "failed" if action.action == "failed" else (action.verdict.level if action.verdict else UNKNOWN)
     return f"{WHY_REFUSED[level]}: refused without --allow-fresh-start"
 
 
@@ -50,7 +54,7 @@ def to_text(plan: Plan) -> str:
         lines.append(f"  {action.action:<10} {action.task_key:<{width}}  {detail}".rstrip())
         if action.verdict is not None:
             lines.append(f"  {'':<10} state: {action.verdict.summary}")
-        if action.needs_fresh_start:
+        if action.needs_fresh_start or action.changes_meaning:
             lines.append(f"  {'':<10} apply: {why_refused(action)}")
     for key, why in plan.skipped:
         lines.append(f"  {'skipped':<10} {key:<{width}}  {why}")
@@ -60,11 +64,15 @@ def to_text(plan: Plan) -> str:
 
 def to_markdown(plan: Plan) -> str:
     lines = [f"### flinkx deploy plan: {md_code(str(plan.workspace))}", "", f"Cluster: {md_text(plan.cluster)}. {counts(plan)}.", "",
-             "| action | task | job | state compatibility |", "|---|---|---|---|"]
+             "| action | task | job | state |", "|---|---|---|---|"]
     for action in plan.actions:
-        verdict = f"**{action.verdict.label}**: {md_text(action.verdict.summary.split(': ', 1)[-1])}" if action.verdict else ""
-        if action.needs_fresh_start:
-            verdict += (" " if verdict else "") + "_needs `--allow-fresh-start`_"
+        verdict = ""
+        if action.verdict:
+            how, _, rest = action.verdict.summary.partition(": ")
+            verdict = f"{how}: **{action.verdict.label}**: {md_text(rest.split(': ', 1)[-1])}"
+        if action.needs_fresh_start or action.changes_meaning:
+            flag = "--allow-changed-meaning" if action.changes_meaning else "--allow-fresh-start"
+            verdict += (" " if verdict else "") + f"_needs `{flag}`_"
         job = md_text(_job(action) + (f" ({action.note})" if action.note else ""))
         lines.append(f"| {action.action} | {md_code(action.task_key)} | {job} | {verdict} |")
     for key, why in plan.skipped:

@@ -3,9 +3,9 @@
 The cluster is assembled from PyPI's two 2.3.0 wheels (tests/deploy/flink23.py) and lives for this
 module. The workspace is the deploy companion with `flink_version: "2.3"`: deploy plans and submits
 with flinkx's planner driver on the 2.3 jars (deploy/driver_client.py), no PyFlink 2.3 involved. The
-tests follow it in file order: create, a compatible upgrade restored from its savepoint, an
-incompatible one refused on 2.3's own compiled plans, an upgrade 2.3 cannot restore rolled back, a
-removed task; and a 1.20 workspace refused.
+tests follow it in file order: create, an upgrade restored from its savepoint, a change of meaning
+refused on 2.3's own compiled plans, a moved sink writer refused before anything stops, a removed task;
+and a 1.20 workspace refused.
 """
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_a_compatible_change_upgrades_through_a_savepoint_with_its_state_restore
     plan = deploy()
     assert plan.exit_code == 0, plan.stderr
     assert re.search(r"upgrade +dws/user_clicks +job " + old, plan.stdout)
-    assert "state: fully compatible: no stateful operator changed" in plan.stdout  # 2.3's compiled plans
+    assert "state: predicted: restores: no stateful operator changed" in plan.stdout  # 2.3's compiled plans
     began = time.monotonic()
     result = deploy("--apply")
     assert result.exit_code == 0, result.stdout + result.stderr
@@ -117,31 +117,30 @@ def test_a_compatible_change_upgrades_through_a_savepoint_with_its_state_restore
     assert jobs_by_task(cluster_23)["dws/user_clicks"][1]["state"] == "FINISHED"  # stop-with-savepoint
 
 
-def test_an_incompatible_change_is_refused_on_2_3s_compiled_plans(deploy, cluster_23, workspace_23):
+def test_a_change_of_meaning_is_refused_on_2_3s_compiled_plans(deploy, cluster_23, workspace_23):
     task = workspace_23 / "projects/dws/tasks/clicks_1m.sql"
     old = running(cluster_23)["dws/clicks_1m"]
     edit(task, "INTERVAL '1' MINUTE", "INTERVAL '2' MINUTE")
     refused = deploy("--apply")
     assert refused.exit_code == 1
     (line,) = [x for x in refused.lines if "FX602" in x]
+    assert "predicted: restores, the state means something else: GlobalWindowAggregate(" in line
     assert "window type or size changed: TumblingWindow(size=PT1M) -> TumblingWindow(size=PT2M)" in line
     assert running(cluster_23)["dws/clicks_1m"] == old
     edit(task, "INTERVAL '2' MINUTE", "INTERVAL '1' MINUTE")  # back: the next test applies the workspace
 
 
-def test_an_upgrade_flink_cannot_restore_is_rolled_back_on_2_3(deploy, cluster_23, workspace_23):
-    """As on 1.20: a filter before the filesystem sink changes the operators' generated ids, 2.3 refuses
-    the savepoint, and apply runs the SQL deployed before from the savepoint it just took."""
+def test_a_moved_sink_writer_is_predicted_on_2_3_and_nothing_stops(deploy, cluster_23, workspace_23):
+    """As on 1.20: a filter before the filesystem sink moves its writer's id (2.3 refuses that savepoint,
+    measured); the prediction computes the ids as 2.3 does, and apply refuses before it stops anything."""
     old = running(cluster_23)["ods/archive_clicks"]
     task = workspace_23 / "projects/ods/tasks/archive_clicks.sql"
     edit(task, "FROM ods.clicks;", "FROM ods.clicks\nWHERE user_id IS NOT NULL;")
     result = deploy("--apply")
     assert result.exit_code == 1, result.stdout + result.stderr
-    (line,) = [x for x in result.lines if x.startswith("flinkx: error: FX603 upgrade ods/archive_clicks")]
-    assert "Cannot map checkpoint/savepoint state for operator" in line
-    back, savepoint = re.search(r"rolled back: the previous SQL runs again as job (\w+), restored from (\S+) ", line).groups()
-    assert running(cluster_23)["ods/archive_clicks"] == back != old
-    assert rest(cluster_23, f"/jobs/{back}/checkpoints")["latest"]["restored"]["external_path"] == savepoint
+    (line,) = [x for x in result.lines if "FX602" in x]
+    assert "FX602 upgrade of ods/archive_clicks refused: predicted: will not restore: " in line
+    assert running(cluster_23)["ods/archive_clicks"] == old
     edit(task, "FROM ods.clicks\nWHERE user_id IS NOT NULL;", "FROM ods.clicks;")  # the deployed SQL again
 
 

@@ -7,8 +7,10 @@ from flinkx_build.deploy.apply import MissingSecret
 from flinkx_build.deploy.apply import fill
 from flinkx_build.deploy.apply import scrub
 from flinkx_build.deploy.apply import secret_values
-from flinkx_build.deploy.compat import COMPATIBLE
-from flinkx_build.deploy.compat import INCOMPATIBLE
+from flinkx_build.deploy.compat import OTHER_MEANING
+from flinkx_build.deploy.compat import RESTORES
+from flinkx_build.deploy.compat import WILL_NOT_RESTORE
+from flinkx_build.deploy.compat import CompiledJob
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.engine_settings import set_pair
 from flinkx_build.deploy.identity import Statement
@@ -42,6 +44,15 @@ def test_statements_survive_the_job_parameter_encoding():
 def test_the_fingerprint_follows_the_statements_not_the_secret_values():
     other = [STATEMENTS[0], Statement("insert", "INSERT INTO s SELECT a + 1 FROM t")]
     assert fingerprint(STATEMENTS) == fingerprint(list(STATEMENTS)) != fingerprint(other)
+
+
+def test_the_fingerprint_ignores_comments_and_layout_but_not_strings():
+    commented = [STATEMENTS[0], Statement("insert", "-- why\nINSERT INTO s\n  SELECT a /* the key */ FROM t")]
+    assert fingerprint(commented) == fingerprint(STATEMENTS)
+    hinted = [STATEMENTS[0], Statement("insert", "INSERT INTO s SELECT /*+ STATE_TTL('t' = '1h') */ a FROM t")]
+    assert fingerprint(hinted) != fingerprint(STATEMENTS)  # a hint is not a comment
+    spaced = [Statement("create_table", STATEMENTS[0].text.replace("'${db_pw}'", "'${db_pw}  '")), STATEMENTS[1]]
+    assert fingerprint(spaced) != fingerprint(STATEMENTS)  # layout inside a string is its value
 
 
 @pytest.mark.parametrize("text, pair", [
@@ -98,23 +109,39 @@ def test_the_plan_decides_per_task():
 
     def compile_plan(statements, udfs):
         verdicts.append(statements)
-        return {"flinkVersion": "1.20", "nodes": [], "edges": []}
+        return _job_of(statements)
 
     plan = make_plan("ws", "http://x", [same, changed, new, broken], deployed, ["p"], compile_plan)
     assert [(a.action, a.task_key) for a in plan.actions] == [
         ("remove", "p/gone"), ("failed", "p/broken"), ("upgrade", "p/changed"), ("create", "p/new"), ("unchanged", "p/same")]
     upgrade = plan.of("upgrade")[0]
-    assert upgrade.verdict == Verdict(COMPATIBLE) and not upgrade.needs_fresh_start
+    assert upgrade.verdict == Verdict(RESTORES) and not upgrade.needs_fresh_start and not upgrade.changes_meaning
     assert plan.of("failed")[0].needs_fresh_start
     assert len(verdicts) == 2  # the deployed and the new statements of the one upgrade
 
 
-def test_an_incompatible_verdict_needs_a_fresh_start():
+def _job_of(statements) -> CompiledJob:
+    """A stand-in compiled job: one stateless node per statement, so other SQL is another plan."""
+    nodes = [{"id": i, "type": "stream-exec-calc_1", "description": s.text} for i, s in enumerate(statements)]
+    return CompiledJob({"flinkVersion": "1.20", "nodes": nodes, "edges": []}, [])
+
+
+def test_a_verdict_that_does_not_restore_needs_a_fresh_start_and_another_meaning_its_own_flag():
     plan = make_plan("ws", "http://x", [_desired()], {"p/t": [_job("p/t", "RUNNING", "old", 1)]}, [], None)
     (action,) = plan.actions
-    assert action.verdict.level != COMPATIBLE and action.needs_fresh_start
-    action.verdict = Verdict(INCOMPATIBLE)
-    assert action.needs_fresh_start
+    assert not action.verdict.restores and action.needs_fresh_start
+    action.verdict = Verdict(WILL_NOT_RESTORE)
+    assert action.needs_fresh_start and not action.changes_meaning
+    action.verdict = Verdict(OTHER_MEANING)
+    assert not action.needs_fresh_start and action.changes_meaning
+
+
+def test_sql_that_compiles_to_the_same_job_is_unchanged():
+    deployed = {"p/t": [_job("p/t", "RUNNING", "old", 1)]}  # another fingerprint, the same plan
+    plan = make_plan("ws", "http://x", [_desired()], deployed, [], lambda s, u: _job_of(STATEMENTS))
+    (action,) = plan.actions
+    assert (action.action, action.verdict) == ("unchanged", None)
+    assert action.note == "the same job: only comments or layout changed"
 
 
 def test_workspace_jars_are_names_found_in_the_hosts_jar_folder(tmp_path):
@@ -138,7 +165,7 @@ def test_workspace_jars_are_names_found_in_the_hosts_jar_folder(tmp_path):
 
 def test_a_job_planned_by_another_flink_version_is_unknown():
     job = DeployedJob("j", job_name("ws", "p/t"), "p/t", "RUNNING", 1, "old", tuple(STATEMENTS), "1.19.3")
-    plan = make_plan("ws", "http://x", [_desired()], {"p/t": [job]}, [], lambda s, u: {"flinkVersion": "1.20"}, "1.20.5")
+    plan = make_plan("ws", "http://x", [_desired()], {"p/t": [job]}, [], lambda s, u: _job_of(s), "1.20.5")
     (action,) = plan.actions
-    assert action.verdict.summary == "unknown: the Flink version changed (1.19.3 -> 1.20.5)"
+    assert action.verdict.summary == "predicted: unknown: the Flink version changed (1.19.3 -> 1.20.5)"
     assert action.needs_fresh_start

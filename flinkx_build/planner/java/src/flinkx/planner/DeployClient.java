@@ -15,7 +15,9 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.flink.table.api.CompiledPlan;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.PlanReference;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -32,11 +34,15 @@ import flinkx.standin.StandinTableFunction;
  * through PyFlink's gateway on 1.20, as two requests.
  *
  * <pre>
- *   {"id", "deploy": "compile_plan", "statements": [{"kind", "sql"}], "udfs": [...], "operations": {...}}
- *     -> {"id", "plan": "COMPILE PLAN JSON"}
+ *   {"id", "deploy": "compile_plan", "statements": [{"kind", "sql"}], "udfs": [...], "operations": {...},
+ *    "operator_ids": true|false}
+ *     -> {"id", "plan": "COMPILE PLAN JSON", "connectors": {table: connector it stands in for},
+ *         "operators": [{"node", "name", "id", "inputs"}] (with operator_ids: JobShape)}
  *   {"id", "deploy": "submit", "steps": [{"set": [k, v]} | {"execute": sql} | {"insert": sql}],
- *    "options": {...}, "job_parameters": {...}, "remove_keys": [...]}
+ *    "options": {...}, "job_parameters": {...}, "remove_keys": [...], "plan": json?, "pins": {key: id}?}
  *     -> {"id", "job_id": "..."}
+ *   {"id", "deploy": "compile_job", "steps", "options", ...}: what submit would run, with the real connectors
+ *     -> {"id", "plan": "COMPILE PLAN JSON", "operators": [...]}
  * </pre>
  * Either may answer {"not_planned": why, ...} (flinkx's reason, worded on the Python side) or {"messages": [...]}
  * (Flink's exception chain). compile_plan plans with flinkx's stand-ins as flinkx_build/deploy/planning.py does,
@@ -62,9 +68,17 @@ final class DeployClient {
         String action = request.path("deploy").asText();
         try {
             if (action.equals("compile_plan")) {
-                answer.put("plan", compilePlan(policy, request));
+                TableEnvironmentInternal tenv = planningEnvironment();
+                ObjectNode connectors = answer.putObject("connectors"); // table -> the connector it stands in for
+                CompiledPlan plan = compilePlan(policy, request, tenv, connectors);
+                answer.put("plan", plan.asJsonString());
+                if (request.path("operator_ids").asBoolean(false)) { // the ids a submission of this SQL gets (JobShape)
+                    answer.set("operators", JobShape.operators(JobShape.streamGraph(tenv, plan, null, "flinkx")));
+                }
             } else if (action.equals("submit")) {
                 answer.put("job_id", submit(request));
+            } else if (action.equals("compile_job")) {
+                compileJob(request, answer);
             } else {
                 answer.put("error", "unknown deploy request '" + action + "'");
             }
@@ -133,10 +147,14 @@ final class DeployClient {
 
     // --- compile_plan ------------------------------------------------------------------------
 
-    private static String compilePlan(Policy policy, JsonNode request) throws Exception {
+    private static TableEnvironmentInternal planningEnvironment() {
         Map<String, String> options = new HashMap<>();
         options.put("parallelism.default", "1");
-        TableEnvironmentInternal tenv = tenv(options, new HashMap<>());
+        return tenv(options, new HashMap<>());
+    }
+
+    private static CompiledPlan compilePlan(Policy policy, JsonNode request, TableEnvironmentInternal tenv, ObjectNode connectors)
+            throws Exception {
         JsonNode operations = request.path("operations");
         Set<String> skipped = texts(operations.path("skipped"));
         Set<String> catalogOnly = texts(operations.path("catalog_only"));
@@ -172,7 +190,11 @@ final class DeployClient {
                     config.set(ConfigOptions.key(key).stringType().noDefaultValue(), value);
                 }
             } else if (name.equals("CreateTableOperation")) {
-                tenv.executeInternal(standinCreate(policy, operation));
+                Operation swapped = standinCreate(policy, operation);
+                tenv.executeInternal(swapped);
+                Object table = Reflect.call(Reflect.call(swapped, "getCatalogTable"), "getOptions");
+                connectors.put(String.valueOf(Reflect.call(Reflect.call(operation, "getTableIdentifier"), "asSerializableString")),
+                        String.valueOf(((Map<?, ?>) table).get(PlanningTableFactory.ORIGINAL)));
             } else if (functions.contains(name)) {
                 standinFunction(tenv, operation, name, request.path("udfs"), index);
             } else if (startsWithAny(name, catalogOnly) || safeCatalog(policy, operation)) {
@@ -196,7 +218,7 @@ final class DeployClient {
         for (String insert : inserts) {
             set.addInsertSql(insert);
         }
-        return set.compilePlan().asJsonString();
+        return set.compilePlan();
     }
 
     private static String optional(Object value) {
@@ -261,11 +283,11 @@ final class DeployClient {
 
     // --- submit ------------------------------------------------------------------------------
 
-    private static String submit(JsonNode request) throws Exception {
+    /** A submission's environment: the task's SETs, its DDL with the real connectors, then flinkx's options. */
+    private static TableEnvironmentInternal submissionEnvironment(JsonNode request, List<String> inserts) throws Exception {
         Map<String, String> options = strings(request.path("options"));
         TableEnvironmentInternal tenv = tenv(options, strings(request.path("job_parameters")));
         Configuration config = tenv.getConfig().getConfiguration();
-        List<String> inserts = new ArrayList<>();
         for (JsonNode step : request.path("steps")) {
             if (step.has("set")) {
                 config.set(ConfigOptions.key(step.get("set").get(0).asText()).stringType().noDefaultValue(),
@@ -285,15 +307,45 @@ final class DeployClient {
         for (JsonNode key : request.path("remove_keys")) {
             config.removeKey(key.asText());
         }
+        return tenv;
+    }
+
+    private static StatementSet statementSet(TableEnvironmentInternal tenv, List<String> inserts) {
         StatementSet set = tenv.createStatementSet();
         for (String insert : inserts) {
             set.addInsertSql(insert);
         }
-        TableResult result = set.execute();
+        return set;
+    }
+
+    /**
+     * Submits the job. With "plan" (a compiled plan of these statements, from compile_job) the job is built from
+     * that plan, each operator named in "pins" restored from the given id (JobShape): the ids stay those of the
+     * operators the savepoint was taken from. Without it, the statement set is executed as SQL.
+     */
+    private static String submit(JsonNode request) throws Exception {
+        List<String> inserts = new ArrayList<>();
+        TableEnvironmentInternal tenv = submissionEnvironment(request, inserts);
+        if (request.hasNonNull("plan")) {
+            CompiledPlan plan = tenv.loadPlan(PlanReference.fromJsonString(request.get("plan").asText()));
+            String name = tenv.getConfig().getConfiguration().getString("pipeline.name", "flinkx");
+            return JobShape.executor(tenv).executeAsync(JobShape.streamGraph(tenv, plan, request.path("pins"), name))
+                    .getJobID().toString();
+        }
+        TableResult result = statementSet(tenv, inserts).execute();
         Optional<JobClient> client = result.getJobClient();
         if (!client.isPresent()) {
             throw new IllegalStateException("Flink returned no job client for the submission");
         }
         return client.get().getJobID().toString();
+    }
+
+    /** The job a submission of these statements would run, with the real connectors: its plan and operators. */
+    private static void compileJob(JsonNode request, ObjectNode answer) throws Exception {
+        List<String> inserts = new ArrayList<>();
+        TableEnvironmentInternal tenv = submissionEnvironment(request, inserts);
+        CompiledPlan plan = statementSet(tenv, inserts).compilePlan();
+        answer.put("plan", plan.asJsonString());
+        answer.set("operators", JobShape.operators(JobShape.streamGraph(tenv, plan, null, "flinkx")));
     }
 }
