@@ -48,6 +48,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX160": ("error", "option is locked by the meta table"),
     "FX170": ("error", "feature not supported by the target engine"),
     "FX171": ("error", "symbolic link loop"),
+    "FX179": ("error", "the workspace is over a workspace-wide budget (meta-table bytes or columns)"),
     # input limits and unreadable input (flinkx_build/limits.py, load/): refused before any parser runs
     "FX180": ("error", "file too large"),
     "FX181": ("error", "statement too long"),

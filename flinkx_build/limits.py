@@ -31,6 +31,11 @@ MAX_YAML_EXPANDED_NODES = 100_000  # FX183: nodes once every alias is expanded
 MAX_YAML_EXPANDED_CHARS = 4 * MAX_FILE_BYTES  # FX183: scalar text once every alias is expanded
 MAX_YAML_NODES = 20_000  # FX184: ruamel composes ~7,000 a second; a 2,000-column table has ~14,000
 MAX_INTEGER_DIGITS = 1_000  # FX185 (YAML and SQL): Python refuses int <-> str beyond 4,300 digits
+# FX179: the whole workspace (issue 41: 250 pairs of 3,900-column tables, every file under the per-file limits, 56 MB
+# in all, made lint take 149 s and 2.9 GB). The benchmark's 10,000-task shape (scripts/benchgen.py) has 92 MB of
+# files and 152,460 meta-table columns: these budgets hold it with room, and stop that workspace at a quarter.
+MAX_WORKSPACE_TABLE_BYTES = 256 * MAX_FILE_BYTES  # meta-table YAML, checked before any of it is parsed
+MAX_WORKSPACE_COLUMNS = 500_000  # meta-table columns, checked once the tables are loaded, before any task is read
 
 # C0 controls except tab, LF and CR; DEL; C1 controls except NEL; the two non-characters
 # U+FFFE and U+FFFF (what YAML refuses too, so SQL and YAML follow one rule).
@@ -167,3 +172,20 @@ def check_sql_text(text: str, shown: str) -> Diagnostic | None:
         return None
     line, col = position(text, problem.offset)
     return Diagnostic(shown, line, col, problem.code, problem.message, problem.hint)
+
+
+def budget_crossing(sizes: Iterator[tuple[str, int]] | list[tuple[str, int]], budget: int, what: str) -> Diagnostic | None:
+    """FX179 at the first of `sizes` ((shown path, amount), in the loader's order) where their running total
+    passes `budget`, or None: one finding for the workspace, at the file to look at."""
+    total = 0
+    for shown, amount in sizes:
+        total += amount
+        if total > budget:
+            return over_budget(shown, total, budget, what)
+    return None
+
+
+def over_budget(shown: str, total: int, budget: int, what: str) -> Diagnostic:
+    return Diagnostic(shown, 1, 1, "FX179", f"the workspace's {what} pass flinkx's budget of {budget:,} here "
+                      f"({total:,} so far): flinkx reads no more of it",
+                      "split the workspace into several (one per team or domain), or drop the tables no task uses")

@@ -43,9 +43,10 @@ def _load_one(index: int) -> Loaded:
 
 
 def tables_on_every_core(memo: LoadMemo, ws: Workspace, files: list[tuple[Project, KeyedFile]],
-                         cache: YamlCache) -> dict[Path, Loaded]:
+                         cache: YamlCache, max_columns: int | None = None) -> dict[Path, Loaded]:
     """path -> (table, findings) for the files (each with its project) the memo lacks, when there
-    are enough to pay for workers."""
+    are enough to pay for workers. Past `max_columns` columns (in file order) the rest are not parsed:
+    the workspace is over its budget (FX179), which the load then reports at the file in order."""
     global _WORK
     if not memo.enabled or CORES < 2 or not can_fork():
         return {}
@@ -54,9 +55,16 @@ def tables_on_every_core(memo: LoadMemo, ws: Workspace, files: list[tuple[Projec
     if len(misses) < THRESHOLD:
         return {}
     _WORK = (ws, misses, cache)
+    loaded: list[Loaded] = []
+    columns = 0
     try:
         with forked_pool() as pool:
-            loaded = list(pool.map(_load_one, range(len(misses)), chunksize=16))
+            for result in pool.map(_load_one, range(len(misses)), chunksize=16):  # results in file order
+                loaded.append(result)
+                columns += len(result[0].columns) if result[0] is not None else 0
+                if max_columns is not None and columns > max_columns:
+                    pool.shutdown(wait=False, cancel_futures=True)  # the chunks not started are dropped
+                    break
     finally:
         _WORK = None
     return {path: result for (_, path, _, _), result in zip(misses, loaded)}

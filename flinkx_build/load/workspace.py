@@ -17,8 +17,13 @@ from typing import NamedTuple
 from flinkx_build.cache_version import versioned_cache_root
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
+from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.errors import did_you_mean
 from flinkx_build.hashing import sha256
+from flinkx_build.limits import MAX_WORKSPACE_COLUMNS
+from flinkx_build.limits import MAX_WORKSPACE_TABLE_BYTES
+from flinkx_build.limits import budget_crossing
+from flinkx_build.limits import over_budget
 from flinkx_build.load.config import read_config
 from flinkx_build.load.config import scalar_text
 from flinkx_build.load.config import string_map
@@ -120,12 +125,45 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
         # every project's table files listed and keyed first: a cold load then parses what the memo
         # lacks of all of them on every core at once (`load/parallel.py`), then each project loads in order
         listed = [_table_files(workspace, project, memo) for project, _ in chosen]
-        preloaded = tables_on_every_core(memo, workspace, [(p, f) for (p, _), tf in zip(chosen, listed) for f in tf.files], cache)
+        _within_budget(budget_crossing(((f.shown, _size(f)) for tf in listed for f in tf.files),
+                                       MAX_WORKSPACE_TABLE_BYTES, "meta-table YAML bytes"), memo)
+        preloaded = tables_on_every_core(memo, workspace, [(p, f) for (p, _), tf in zip(chosen, listed) for f in tf.files], cache,
+                                         MAX_WORKSPACE_COLUMNS)
+        columns = ColumnBudget(memo)
         for (project, tasks), table_files in zip(chosen, listed):
-            _load_project_contents(workspace, project, diags, cache, memo, table_files, preloaded, tasks)
+            _load_project_contents(workspace, project, diags, cache, memo, table_files, preloaded, tasks, columns)
         memo.save()
         memo.close()  # freed by reference counting, before the collector is back
     return workspace, diags
+
+
+def _size(file: KeyedFile) -> int:
+    if file.raw is not None:
+        return len(file.raw)
+    try:
+        return os.stat(file.path).st_size
+    except OSError:  # the loader reports it
+        return 0
+
+
+def _within_budget(crossing: Diagnostic | None, memo: LoadMemo) -> None:
+    """Stop the load at a workspace-wide budget (FX179): one finding, exit 1, nothing else read or checked."""
+    if crossing is not None:
+        memo.close()
+        raise WorkspaceErrors([crossing])
+
+
+class ColumnBudget:
+    """The meta-table columns loaded so far, in file order: the load stops at the table that passes the budget."""
+
+    def __init__(self, memo: LoadMemo) -> None:
+        self.memo = memo
+        self.total = 0
+
+    def add(self, table: MetaTable) -> None:
+        self.total += len(table.columns)
+        if self.total > MAX_WORKSPACE_COLUMNS:
+            _within_budget(over_budget(table.loc.path, self.total, MAX_WORKSPACE_COLUMNS, "meta-table columns"), self.memo)
 
 
 @contextmanager
@@ -288,8 +326,9 @@ def _table_files(ws: Workspace, project: Project, memo: LoadMemo) -> TableFiles:
 
 def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo,
                            table_files: TableFiles, preloaded: dict[Path, tuple[MetaTable | None, list[Diagnostic]]],
-                           tasks: bool = True) -> None:
-    """`preloaded`: what the workers made of the tables the memo lacked; the loop stays in file order."""
+                           tasks: bool = True, columns: ColumnBudget | None = None) -> None:
+    """`preloaded`: what the workers made of the tables the memo lacked; the loop stays in file order.
+    `columns`: the workspace's column budget (FX179), counted in that order."""
     prefix = table_files.prefix
     diags.extend(table_files.found)  # where a serial walk of the tables folder put them
     for file in table_files.files:
@@ -302,6 +341,8 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
             diags.append(Diagnostic(table.loc.path, table.loc.line, table.loc.col, "FX105", f"{table.kind} table '{project.name}.{table.name}' is defined twice"))
             continue
         same.append(table)
+        if columns is not None:
+            columns.add(table)
     function_files = [(f.path, f.shown) for f in yaml_files(project.directory / "functions", ws.root, diags)]
     for file in keyed_files(memo, prefix, "function", function_files):
         function = memo_function(memo, project, file, diags, cache)
