@@ -21,6 +21,7 @@ from flinkx_build.planner import protocol
 from flinkx_build.planner.jar import driver_jar
 from flinkx_build.planner import jars
 from flinkx_build.planner.process import BUDGET_ENV
+from flinkx_build.planner.service import IDLE_ENV
 from flinkx_build.planner.service import socket_path
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import planner_problem
@@ -95,7 +96,8 @@ def test_the_driver_never_hands_the_engine_a_setting_over_its_cap(tmp_path):
 @needs_planner
 def test_a_task_over_its_planning_budget_is_one_fx306_error_never_clean(tmp_path):
     ws = join_workspace(tmp_path / "ws", REORDER + star_join())
-    env = {BUDGET_ENV: "0.2", "FLINKX_HOME": str(tmp_path / "home")}  # a service of this test's own
+    # a service of this test's own, gone soon after the test (its idle exit)
+    env = {BUDGET_ENV: "0.2", "FLINKX_HOME": str(tmp_path / "home"), IDLE_ENV: "20"}
     for command in (["lint", "."], ["build", "--check", "."]):
         done = flinkx(*command, cwd=ws, env=env)
         assert done.returncode == 1, (command, done.stdout, done.stderr)
@@ -104,7 +106,7 @@ def test_a_task_over_its_planning_budget_is_one_fx306_error_never_clean(tmp_path
             "planner stopped it (simplify the statement (fewer joined tables, or no SET that enables join reordering); "
             f"${BUDGET_ENV} raises the budget on a slow machine)"], (command, done.stderr)
     # not cached: with the budget back, the same task is planned again and Flink accepts it
-    done = flinkx("lint", ".", cwd=ws, env={"FLINKX_HOME": env["FLINKX_HOME"]})
+    done = flinkx("lint", ".", cwd=ws, env={"FLINKX_HOME": env["FLINKX_HOME"], IDLE_ENV: "20"})
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -122,6 +124,7 @@ def test_a_client_that_goes_away_cancels_its_planning_in_the_warm_service(tmp_pa
     """A client that plans the exhaustive join (its own policy, without flinkx's caps: any local program of the
     user could speak to the socket so) and leaves: the service must not keep planning it for the next run."""
     monkeypatch.setenv("FLINKX_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(IDLE_ENV, "20")  # this test's services end soon after it
     target = TARGETS["1.20"]
     lib = jars.installed_lib(target)
     assert lib is not None
