@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import json
 import os
 import shutil
 import statistics
@@ -110,11 +111,12 @@ class Row:
     anchor: Run | None
     target: Target
     reference: bool = False  # not a flinkx job: a bound any design meets or exceeds (nothing to meet)
+    rss_limit: float | None = RSS_LIMIT_MB  # None: a JVM's job, whose memory no target bounds
 
     def cells(self) -> list[str]:
         anchor = f"{self.anchor.seconds:.2f}" if self.anchor else ""
         ratio = f"{self.flinkx.seconds / self.anchor.seconds:.2f}" if self.anchor else ""
-        met = self.target.met(self.flinkx, self.anchor) and self.flinkx.peak_mb <= RSS_LIMIT_MB
+        met = self.target.met(self.flinkx, self.anchor) and (self.rss_limit is None or self.flinkx.peak_mb <= self.rss_limit)
         return [self.job, f"{self.flinkx.seconds:.2f}", anchor, ratio, self.target.text(),
                 f"{self.flinkx.peak_mb:.0f}", f"{self.anchor.peak_mb:.0f}" if self.anchor else "",
                 "" if self.reference else "yes" if met else "NO"]
@@ -269,6 +271,34 @@ def impact(ws: Path, runs: int) -> tuple[Run, Run]:
     return first, again
 
 
+def test_suite(ws: Path, runs: int, quick: int) -> tuple[str, list[Row]]:
+    """`flinkx test` on a workspace's suite (issue 46): a whole run from cold drivers, and the suite on warm
+    drivers (`scripts/bench_test.py`: rounds on kept drivers, the first one warming them), seconds a case."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / ws.name
+        shutil.copytree(ws, copy, ignore=shutil.ignore_patterns(".flinkx-cache", "build"))
+        with tempfile.TemporaryFile() as out:  # the JVMs' RSS counts: the script waits for its drivers
+            proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve().parent / "bench_test.py"),
+                                     str(copy), "--rounds", str(quick + 1)], cwd=copy, stdout=out, stderr=subprocess.STDOUT)
+            _, status, usage = os.wait4(proc.pid, 0)
+            out.seek(0)
+            text = out.read().decode(errors="replace")
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"bench: bench_test.py exited {os.waitstatus_to_exitcode(status)}:\n{text[-3000:]}")
+        warm = json.loads(text.strip().splitlines()[-1])
+        cases, workers = warm["cases"], warm["workers"]
+        print(f"  bench_test.py: {warm}", file=sys.stderr, flush=True)
+        cold = measure([[*FLINKX, "test", "."]], copy, runs, lambda: shutil.rmtree(copy / ".flinkx-cache", True))
+    per_case = Run(cold.seconds / cases, cold.peak_mb, tuple(t / cases for t in cold.times))
+    warm_rounds = tuple(r / cases for r in warm["rounds"][1:])
+    title = f"flinkx test: the {cases} cases of {ws.name}, {workers} drivers at once (seconds a case)"
+    return title, [
+        Row("whole `flinkx test` run, drivers started cold", per_case, None, Target(), rss_limit=None),
+        Row("the suite on warm drivers", Run(warm["warm_per_case"], usage.ru_maxrss / 1024, warm_rounds), None,
+            Target(1.0), rss_limit=None),
+    ]
+
+
 def render(rows: list[Row], title: str) -> str:
     lines = [title, "", "| " + " | ".join(HEADER) + " |", "|---|" + "---:|" * 6 + "---|"]
     lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
@@ -291,7 +321,11 @@ def compile_package() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shape", choices=("both", "big", "small"), default="both")
+    parser.add_argument("--shape", choices=("both", "big", "small", "none"), default="both",
+                        help="workspace shapes of the build and lint tables ('none': only --test-suite)")
+    parser.add_argument("--test-suite", nargs="?", type=Path, const=bench_doc.REPO / "example-workspace",
+                        metavar="WS", help="also time `flinkx test` on WS's suite (default: the example "
+                                           "workspace; needs Java and Flink)")
     parser.add_argument("--tasks", type=int, default=1000, help="tasks of the few-big-projects shape")
     parser.add_argument("--projects", type=int, default=400, help="projects of the many-small-projects shape")
     parser.add_argument("--scale", default="100,400,1600",
@@ -335,13 +369,20 @@ def main() -> None:
                 by_size[projects] = per_change(Workspace(ws), opts.quick_runs, anchors=False)
             tables.append(bench_doc.scaling_table(by_size))
             print(tables[-1] + "\n", flush=True)
+        test_table = None
+        if opts.test_suite:
+            title, rows = test_suite(opts.test_suite.resolve(), opts.runs, opts.quick_runs)
+            test_table = render(rows, title)
+            print(test_table + "\n", flush=True)
     load_after = os.getloadavg()
     facts = bench_doc.machine_facts(cores, load_before, load_after)
     print(facts)
-    if opts.write_doc:
+    if opts.write_doc and tables:
         load, commit = bench_doc.load_text(load_before, load_after), bench_doc.commit()
         bench_doc.write(tables, facts, [bench_doc.history_row(commit, title, rows, load) for title, rows in history],
                         opts.write_doc)
+    if opts.write_doc and test_table:
+        bench_doc.write_block("test", facts + "\n\n" + test_table, opts.write_doc)
 
 
 def count_projects(ws: Path) -> int:

@@ -114,6 +114,11 @@ def block(text: str, name: str) -> str:
     return found.group(1) if found else ""
 
 
+def write_block(name: str, body: str, doc: Path = DOC) -> None:
+    """Set one marked block of the page (the `flinkx test` table: `test`) to `body`."""
+    doc.write_text(replace_block(doc.read_text(encoding="utf-8"), name, body), encoding="utf-8")
+
+
 def write(tables: list[str], facts: str, history: list[str], doc: Path = DOC) -> None:
     """Set the tables block to this run's tables and append this run's rows to the history table."""
     text = doc.read_text(encoding="utf-8")

@@ -21,6 +21,8 @@ from flinkx_build.testing.compare import late_notes
 from flinkx_build.testing.compare import point_verdicts
 from flinkx_build.testing.fixtures import RawCase
 from flinkx_build.testing.fixtures import read_cases
+from flinkx_build.testing.pool import run_cases
+from flinkx_build.testing.pool import worker_count
 from flinkx_build.testing.report import CaseResult
 
 
@@ -79,46 +81,58 @@ def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: boo
     return Suite(cases, {c.name: c for c in selected}, sessions, diags)
 
 
-def open_runner(flink_version: str, log_dir: Path, timeout: float, timelines: bool = False) -> Any:
-    """Where the cases run: PyFlink for the `flink` extra's Flink (1.20), flinkx's driver on the target's
-    own jars for another (2.3) and for timelines (only the driver's stand-ins play one). FlinkUnavailable
-    when it cannot start here."""
+def _on_driver(flink_version: str, timelines: bool) -> bool:
+    """Whether the cases run on flinkx's driver: on the target's own jars for another version than the `flink`
+    extra's (2.3), and for timelines (only the driver's stand-ins play one); else on PyFlink (1.20)."""
     target = targets.target(flink_version)
-    if target is None or (target.from_extra and not timelines):
+    return target is not None and (not target.from_extra or timelines)
+
+
+def open_runner(flink_version: str, log_dir: Path, timeout: float, timelines: bool = False) -> Any:
+    """Where the cases run (`_on_driver`). FlinkUnavailable when it cannot start here."""
+    if not _on_driver(flink_version, timelines):
         from flinkx_build.testing.run import TestRunner
 
         return TestRunner(log_dir, timeout)
     from flinkx_build.testing.driver_run import DriverTestRunner
 
-    return DriverTestRunner(target.version, timeout)
+    return DriverTestRunner(targets.target(flink_version).version, timeout)  # type: ignore[union-attr]
 
 
-def run_suite(suite: Suite, log_dir: Path, timeout: float,
-              progress: Callable[[str], None] = lambda _: None, max_time: float | None = None) -> list[CaseResult]:
-    """Every case's result; past `max_time` seconds (`--max-time`) no case starts, and the first one left is
-    one FX315 error that counts the rest: a workspace with thousands of slow cases cannot hold a CI job."""
-    results = []
+def run_suite(suite: Suite, log_dir: Path, timeout: float, progress: Callable[[str], None] = lambda _: None,
+              max_time: float | None = None, opener: Callable[[], Any] | None = None) -> list[CaseResult]:
+    """Every case, in parallel on one driver per core (testing/pool.py), judged and reported in their order.
+    Past `max_time` seconds (`--max-time`) no case starts, and the first one left is one FX315 error that counts
+    the rest: a workspace with thousands of slow cases cannot hold a CI job. `opener`: where a worker's runner
+    comes from instead of `open_runner` (the benchmark keeps warm ones)."""
     flink_version = next(iter(suite.sessions.values())).workspace.config.flink_version
     timelines = any(case.timeline is not None for case in suite.cases)
     deadline = None if max_time is None else time.monotonic() + max_time
-    with open_runner(flink_version, log_dir, timeout, timelines) as runner:
-        for index, case in enumerate(suite.cases):
-            if deadline is not None and time.monotonic() > deadline:
-                left = len(suite.cases) - index - 1
-                results.append(CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line, "error", 0.0,
-                                          error=f"FX315 the run passed --max-time ({max_time:g} s): this case and {left} "
-                                                "more did not run (raise --max-time, or --select fewer tests)",
-                                          col=case.loc.col))
-                break
-            progress(f"running {case.task}: {case.name}")
-            session = suite.sessions[case.mode]
-            project, _, name = case.task.partition("/")
-            script = session.compiled(session.workspace.projects[project].tasks[name])
-            run = runner.run(case, script)
-            verdicts = [] if run.error else point_verdicts(case, run) + [
-                compare(e, run.written.get(e.table.key, [])) for e in case.expect]
-            status = "error" if run.error else "pass" if all(v.ok for v in verdicts) else "fail"
-            results.append(CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line,
-                                      status, run.seconds, verdicts, run.error, case.loc.col,
-                                      late_notes(getattr(run, "late", {}))))
+    jobs = []
+    for case in suite.cases:  # compiled here, in one thread: the sessions are not shared between workers
+        session = suite.sessions[case.mode]
+        project, _, name = case.task.partition("/")
+        jobs.append((case, session.compiled(session.workspace.projects[project].tasks[name])))
+    workers = worker_count(len(jobs), _on_driver(flink_version, timelines))
+    runs = run_cases(jobs, opener or (lambda: open_runner(flink_version, log_dir, timeout, timelines)), workers,
+                     progress, deadline)
+    results = []
+    for index, ((case, _), run) in enumerate(zip(jobs, runs)):
+        if run is None:  # not started: the deadline had passed (the cases left are the last ones)
+            left = len(jobs) - index - 1
+            results.append(CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line, "error", 0.0,
+                                      error=f"FX315 the run passed --max-time ({max_time:g} s): this case and {left} "
+                                            "more did not run (raise --max-time, or --select fewer tests)",
+                                      col=case.loc.col))
+            break
+        results.append(judge(case, run))
     return results
+
+
+def judge(case: TestCase, run: Any) -> CaseResult:
+    """A case's result from its run: the verdicts at its timeline's points and at the end."""
+    verdicts = [] if run.error else point_verdicts(case, run) + [
+        compare(e, run.written.get(e.table.key, [])) for e in case.expect]
+    status = "error" if run.error else "pass" if all(v.ok for v in verdicts) else "fail"
+    return CaseResult(case.name, case.task, case.mode, case.loc.path, case.loc.line, status, run.seconds, verdicts,
+                      run.error, case.loc.col, late_notes(getattr(run, "late", {})))

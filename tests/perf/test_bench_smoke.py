@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,31 @@ def test_the_small_shape_has_many_projects_that_read_each_other(tmp_path: Path) 
     assert "ods_c001.kafka_orders_c001" in enrich and "${dim_project}.dim_user_c001" in enrich
     assert "dim_project: dim_c001" in (ws / "projects/dwd_c001/project.yaml").read_text()
     assert (ws / "projects/dim_c001/functions/mask_phone.yaml").is_file()  # functions per project
+
+
+@pytest.mark.flink
+def test_bench_times_flinkx_test_on_the_example_suite(tmp_path: Path) -> None:
+    """`--test-suite` (issue 46): the example suite, a whole cold run and warm drivers, seconds a case; the table
+    lands in its own block of the page and leaves the build tables alone."""
+    from tests.testing.conftest import FLINK_MISSING
+
+    if FLINK_MISSING is not None:
+        pytest.skip(f"Flink extra not usable: {FLINK_MISSING}")
+    page = tmp_path / "performance.md"
+    page.write_text((REPO / "docs" / "performance.md").read_text(encoding="utf-8"), encoding="utf-8")
+    before = page.read_text(encoding="utf-8").split("<!-- bench:tables:begin -->")[1]
+    result = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--shape", "none", "--scale", "",
+                             "--test-suite", "--runs", "1", "--quick-runs", "1", "--write-doc", str(page)],
+                            capture_output=True, text=True, cwd=REPO, timeout=1800)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (rows,) = _tables(result.stdout)
+    assert list(rows) == ["whole `flinkx test` run, drivers started cold", "the suite on warm drivers"]
+    for job, (_, seconds, anchor, ratio, target, peak, anchor_peak, met) in rows.items():
+        assert 0 < float(seconds) < 60 and float(peak) > 100, job  # seconds a case; MB of a driver JVM
+        assert anchor == ratio == anchor_peak == "" and met in ("yes", "NO"), job
+    assert rows["the suite on warm drivers"][4] == "<= 1 s"
+    written = page.read_text(encoding="utf-8")
+    block = written.split("<!-- bench:test:begin -->")[1].split("<!-- bench:test:end -->")[0]
+    assert re.search(r"flinkx test: the \d+ cases of example-workspace, \d drivers at once", block), block
+    assert written.split("<!-- bench:tables:begin -->")[1].split("<!-- bench:test:begin -->")[0] == \
+        before.split("<!-- bench:test:begin -->")[0]
