@@ -9,17 +9,16 @@ the workspace, and not the workspace, its sources or .git
 else flinkx caches nothing for the run (FX100 says why) rather than write
 through the link.
 
-What would run as code if it were planted (the stand-in jar that validation,
-tests and deploy put on the JVM's classpath), the key that authenticates cache
-entries, and what other programs write following links (Flink's logs) are kept
-in the user's cache folder instead: `$FLINKX_HOME`, else `$XDG_CACHE_HOME/flinkx`, else
+What would run as code if it were planted (the planner driver's jar and each
+target's Flink jars, on the JVM's class path), the key that authenticates cache
+entries, and what other programs write (the warm planner's socket and log) are
+kept in the user's cache folder instead: `$FLINKX_HOME`, else `$XDG_CACHE_HOME/flinkx`, else
 `~/.cache/flinkx` (pre-commit keeps its environments the same way). Nothing in
 a workspace can name that folder or write into it.
 """
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import stat
 import tempfile
@@ -28,7 +27,6 @@ from pathlib import Path
 from flinkx_build.errors import UsageError
 
 HOME_ENV = "FLINKX_HOME"
-FLINK_LOGS = "flink-logs"
 
 
 def own_folder_problem(root: Path, value: str) -> str:
@@ -102,21 +100,3 @@ def private_folder(path: Path) -> Path:
     if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
         raise OSError(f"{path} belongs to another user or others can write to it; flinkx keeps its jar only in a folder of yours")
     return path
-
-
-def flink_log_dir(cache_root: Path | None) -> Path:
-    """Where the JVM writes Flink's logs: `<user cache>/flink-logs/<workspace>`, never in a workspace.
-
-    The log file's name (`flink-<user>-python-<host>.log`) is predictable and the JVM opens it
-    following links, so a link committed at that name inside the workspace was truncated and
-    written by every validate and test. `<workspace>` is a hash of the cache folder's real path
-    (`shared` without one), so each workspace's logs stay apart; `jvm.launch` makes the folder
-    owner-only (`private_folder`)."""
-    logs = user_cache_dir() / FLINK_LOGS
-    if cache_root is None:
-        return logs / "shared"
-    try:
-        real = str(cache_root.resolve())
-    except (OSError, RuntimeError):  # a symlink loop: the workspace's cache folder is refused anyway
-        real = str(cache_root.absolute())
-    return logs / hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]

@@ -3,7 +3,7 @@
 `spec_for` finds the connector a table's options name; `unknown_keys` and `missing_required`
 answer, for one set of options, which keys the connector does not know (with a "did you mean")
 and which required options are absent. The data file says where every list came from: the
-connectors inside PyFlink are generated from Flink's factories (scripts/gen_connector_options.py),
+connectors in Flink's own jars are generated from Flink's factories (scripts/gen_connector_options.py),
 the others are taken from their documentation. A connector that is not in the file is not
 checked, so an unfamiliar connector never gets a false alarm.
 """

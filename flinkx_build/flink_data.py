@@ -10,8 +10,8 @@ its folder. A workspace picks its version with `flink_version` in flinkx.yaml.
 
 The files in `data/` beside the version folders (`flink_reserved_words.json`,
 `flink_builtin_functions.txt`, `flink_types.txt`, `flink_sink_casts.json`) are the record of what
-lint used before the facts were generated per version: tests compare 1.20's facts with them and
-no code reads them.
+lint used before the facts were generated per version (written once from PyFlink 1.20.5 by a script
+retired with PyFlink): tests compare 1.20's facts with them and no code reads them.
 """
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """Compile Java sources into a jar that appears at its final path whole, or not at all.
 
-flinkx builds two jars of its own on first use (the stand-in connector for PyFlink's gateway,
-`validate/jvm.py`, and each target's planner driver, `planner/jar.py`), into the user's cache
-folder. Both compile in a temporary folder beside the final one and rename it into place, so a
+flinkx builds its own jar on first use (each target's planner driver, `planner/jar.py`), into the user's cache
+folder. It compiles in a temporary folder beside the final one and renames it into place, so a
 concurrent run or a crash never leaves a half-written jar behind the final name.
 """
 from __future__ import annotations

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.pipeline import Session
 from flinkx_build.testing import suite as suites
 from flinkx_build.testing.pool import worker_count
@@ -68,14 +67,12 @@ def main() -> int:
         print("bench_test: no tests, or the test files have errors", file=sys.stderr)
         return 2
     version = session.workspace.config.flink_version
-    timelines = any(case.timeline is not None for case in suite.cases)
-    log_dir = flink_log_dir(session.workspace.cache_folder)
-    runners = KeptRunners(lambda: suites.open_runner(version, log_dir, 120.0, timelines))
+    runners = KeptRunners(lambda: suites.open_runner(version, 120.0))
     rounds = []
     try:
         for _ in range(max(args.rounds, 2)):
             began = time.perf_counter()
-            results = suites.run_suite(suite, log_dir, 120.0, opener=runners)
+            results = suites.run_suite(suite, 120.0, opener=runners)
             rounds.append(time.perf_counter() - began)
             failed = [r.name for r in results if r.status != "pass"]
             if failed:
@@ -84,7 +81,7 @@ def main() -> int:
     finally:
         runners.close()
     cases = len(suite.cases)
-    print(json.dumps({"cases": cases, "workers": worker_count(cases, suites._on_driver(version, timelines)),
+    print(json.dumps({"cases": cases, "workers": worker_count(cases, True),
                       "rounds": [round(r, 2) for r in rounds],
                       "warm_per_case": round(statistics.median(rounds[1:]) / cases, 3)}))
     return 0

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from flinkx_build.cache_root import flink_log_dir  # noqa: E402
-from flinkx_build.validate.engine import FlinkSession  # noqa: E402
-from flinkx_build.validate.engine import flink_available  # noqa: E402
+from flinkx_build.planner.session import open_planner  # noqa: E402
+from flinkx_build.planner.session import planner_problem  # noqa: E402
+from flinkx_build.targets import DEFAULT_VERSION  # noqa: E402
 from tests.differential import harness  # noqa: E402
 
 
@@ -34,7 +34,7 @@ def main() -> int:
     parser.add_argument("--kinds", default="", help="only these mutation kinds (comma-separated prefixes)")
     parser.add_argument("--misses", action="store_true", help="list every miss and false alarm")
     args = parser.parse_args()
-    reason = flink_available()
+    reason = planner_problem(DEFAULT_VERSION, fetch=True)
     if reason is not None:
         print(f"differential: needs the Flink planner: {reason}", file=sys.stderr)
         return 2
@@ -45,7 +45,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="flinkx-differential-") as tmp:
         root = Path(tmp)
         workspaces = harness.prepare_workspaces(root)
-        with FlinkSession(flink_log_dir(root / ".cache")) as flink:
+        with open_planner(DEFAULT_VERSION, fetch=True) as flink:
             planner = harness.Planner(flink)
             mutants = harness.select(harness.generate(workspaces, planner), args.seed, args.per_kind)
             if args.kinds:

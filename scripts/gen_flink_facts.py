@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Write one Flink version's facts from that version's own jars.
 
-    python scripts/gen_flink_facts.py --lib DIR [--lib DIR ...] [--out-root DIR]
+    python scripts/gen_flink_facts.py [--version V ...] [--lib DIR ...] [--out-root DIR]
 
-Each DIR is a `pyflink/lib` folder of an `apache-flink-libraries` wheel (1.20's is in the
-[flink] extra's site-packages; others: `pip download --no-deps --only-binary=:all:
-apache-flink-libraries==X` and unzip `pyflink/lib/*`). For each, the planner's inner
+`--version V`: a version flinkx supports, its jars as flinkx fetches them (planner/jars.py, once into the
+user cache). Each DIR is a lib folder of a Flink release: `pyflink/lib` of an `apache-flink-libraries`
+wheel (2.x: `pip download --no-deps --only-binary=:all: apache-flink-libraries==X` and unzip
+`pyflink/lib/*`), `deps/lib` of its source archive (1.x), or `lib/` of a Flink distribution. For each, the planner's inner
 flink-table-planner.jar is taken out of flink-table-planner-loader, scripts/flink_facts/
 FlinkFacts.java is compiled with javac against the jars and run, and its answer is written to
 flinkx_build/data/flink/<major.minor>/:
@@ -54,6 +55,11 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from flinkx_build.planner import jars  # noqa: E402
+from flinkx_build.targets import TARGETS  # noqa: E402
+
 JAVA_SOURCE = REPO / "scripts" / "flink_facts" / "FlinkFacts.java"
 RELEASE_NOTES = REPO / "scripts" / "flink_facts" / "release_notes_removed.txt"
 OUT_ROOT = REPO / "flinkx_build" / "data" / "flink"
@@ -382,10 +388,15 @@ def write_removed(out_root: Path) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", type=Path, action="append", required=True, help="a pyflink/lib folder")
+    ap.add_argument("--lib", type=Path, action="append", default=[], help="a Flink lib folder (flink-dist-*.jar and the rest)")
+    ap.add_argument("--version", action="append", default=[],
+                    help="a version flinkx supports: its jars as flinkx fetches them (planner/jars.py)")
     ap.add_argument("--out-root", type=Path, default=OUT_ROOT)
     args = ap.parse_args()
-    for lib in args.lib:
+    if not args.lib and not args.version:
+        ap.error("give --lib or --version")
+    libs = [jars.jars_lib(TARGETS[version]) for version in args.version] + args.lib
+    for lib in libs:
         version, facts = generate(lib, args.out_root)
         print(f"gen_flink_facts: Flink {version}: {len(facts['keywords'])} keywords, "
               f"{len(facts['functions'])} functions, {len(facts['options'])} options, "

@@ -81,7 +81,7 @@ BY_DESIGN = (
      "an unquoted SET of another system's key: Dataphin reads `SET t.option` as table t's option (FX130); quoted, "
      "it is an engine setting flinkx refuses (FX196)"),
 )
-# what the validate engine checks beyond parsing (engine.py): planned, executed with the stand-in, or applied
+# what the validate engine checks beyond parsing (planner/java/.../ScriptPlanner.java): planned, executed with the stand-in, or applied
 CHECKED = {"RichSqlInsert", "SqlInsert", "SqlCreateTable", "SqlCreateTableLike", "SqlCreateTableAs", "SqlReplaceTableAs",
            "SqlCreateView", "SqlCreateDatabase", "SqlAlterDatabase", "SqlUseDatabase", "SqlUseCatalog", "SqlDropTable",
            "SqlDropView", "SqlDropDatabase", "SqlSet", "SetOperation", "SqlBeginStatementSet", "SqlEndStatementSet",
@@ -314,9 +314,9 @@ def _joined(chunks: list[Chunk], keep: list[int]) -> str:
 
 
 def check(raw: Path, out: Path) -> None:
-    from flinkx_build.validate.engine import FlinkSession
+    from flinkx_build.planner.session import open_planner
     origins = json.loads((raw / "origins.json").read_text())
-    with FlinkSession(Path(tempfile.mkdtemp(prefix="flinkx-corpus-log-"))) as flink:
+    with open_planner("1.20", fetch=True) as flink:
         for source, files in sorted(origins.items()):
             target = out / source
             shutil.rmtree(target, ignore_errors=True)
@@ -349,7 +349,7 @@ def _manifest(source: str, entries: list[dict]) -> dict:
     for entry in entries:
         for drop in entry["dropped"]:
             categories[drop["category"]] = categories.get(drop["category"], 0) + 1
-    return {"source": source, "license": LICENSE, "checked_with": "Apache Flink 1.20.5 (PyFlink), flinkx's validate engine, stand-in connectors",
+    return {"source": source, "license": LICENSE, "checked_with": "Apache Flink 1.20.5 (flinkx's planner driver), stand-in connectors",
             "totals": {"statements_in_source": sum(e["statements_in_source"] for e in entries), "kept": len(kept),
                        "kept_job_statements": sum(1 for c in kept if c in JOB_CLASSES), "dropped": categories},
             "files": entries}

@@ -2,8 +2,8 @@
 
     python scripts/restore_suite.py [--versions 1.20,2.3] [--cases NAME,...] [--write]
 
-For each Flink version: one standalone cluster (tests/deploy/flink_cluster.py; 2.3 from its wheels,
-tests/deploy/flink23.py), flinkx's planner driver on that version as the client, every case of
+For each Flink version: one standalone cluster (tests/deploy/flink_cluster.py, made from the package index's
+archives by tests/deploy/flink_dist.py), flinkx's planner driver on that version as the client, every case of
 tests/deploy/restore_suite/cases.py run as tests/deploy/restore_suite/runner.py says. Prints Flink's outcome per
 edit; `--write` stores it as the suite's expected data (flinkx_build/data/flink/<v>/restores.json), which the
 tests check the classifier against and the slow test checks against Flink again.

@@ -15,7 +15,6 @@ import sys
 import time
 from pathlib import Path
 
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.pipeline import Session
 from flinkx_build.testing.report import human
 from flinkx_build.testing.suite import load_suite
@@ -36,7 +35,7 @@ def main() -> int:
         return 2
     repeated = dataclasses.replace(suite, cases=suite.cases * args.runs)
     began = time.perf_counter()
-    results = run_suite(repeated, flink_log_dir(session.workspace.cache_folder), args.timeout)
+    results = run_suite(repeated, args.timeout)
     first: dict[str, str] = {}
     differing = 0
     for result in results:

@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from flinkx_build.cache_root import HOME_ENV
 from flinkx_build.cli import main
+from flinkx_build.planner import jars
+from flinkx_build.targets import TARGETS
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-workspace"
@@ -29,6 +32,30 @@ atexit.register(shutil.rmtree, _USER_CACHE, True)
 # lint's planner check (FX301) starts a JVM: the suite runs lint without it, except the tests of it
 # (tests/lint/test_planner_pass.py), which clear this for the flinkx processes they start
 os.environ["FLINKX_NO_PLANNER"] = "1"
+
+# Flink's jars of every target (560 MB) are unpacked once a machine, not once a session: into this folder, by
+# flinkx's own fetch (from $FLINKX_WHEEL_DIR when the pinned archive is there, else from the package index), before
+# the first test marked `flink` runs. Every flinkx the tests run finds them through $FLINKX_FLINK_HOME, the
+# product's own way to name a local Flink distribution; tests/planner/test_jars.py tests the fetch itself.
+TEST_FLINK = Path(os.environ.get("FLINKX_TEST_FLINK_DIR") or Path.home() / ".cache" / "flinkx-test-flink")
+os.environ.setdefault("FLINKX_FLINK_HOME", os.pathsep.join(str(TEST_FLINK / "targets" / t.release) for t in TARGETS.values()))
+_unpacked: list[Path] = []
+
+
+def unpack_flink() -> None:
+    """Every target's jars into TEST_FLINK, fetched with flinkx's own code if this machine has none yet."""
+    if not _unpacked:
+        saved = os.environ[HOME_ENV]
+        os.environ[HOME_ENV] = str(TEST_FLINK)
+        try:
+            _unpacked.extend(jars.jars_lib(target) for target in TARGETS.values())
+        finally:
+            os.environ[HOME_ENV] = saved
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("flink") is not None:
+        unpack_flink()
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

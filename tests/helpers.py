@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 
 from flinkx_build.pipeline import Session
-from flinkx_build.validate.engine import FlinkSession
-from flinkx_build.validate.engine import flink_available
+from flinkx_build.planner.process import Planner
+from flinkx_build.planner.session import open_planner
+from flinkx_build.planner.session import planner_problem
+from flinkx_build.targets import DEFAULT_VERSION
+from flinkx_build.validate.contract import CompiledStatement
+from flinkx_build.validate.contract import ScriptToValidate
 
 
 def session_for(root: Path, mode: str | None = None) -> Session:
@@ -41,14 +45,51 @@ def squash(sql: str) -> str:
     return " ".join(sql.split())
 
 
+def flink_available(version: str = DEFAULT_VERSION) -> str | None:
+    """None when the target's Flink can run here (Java; its jars are unpacked once a machine, tests/conftest.py),
+    else why not. Fast: starts nothing."""
+    return planner_problem(version, fetch=True)
+
+
+class Flink:
+    """The target's real parser and planner, through flinkx's planner driver (a child of the test session)."""
+
+    def __init__(self, planner: Planner) -> None:
+        self.planner = planner
+
+    def validate(self, script: ScriptToValidate):
+        return self.planner.validate(script)
+
+    def parse_only(self, sql: str) -> tuple[int, int, str] | None:
+        """Flink's parser alone: (line, col, message) of the first syntax error, relative to `sql`, else None."""
+        statement = CompiledStatement(sql, 1, 1, "other")
+        found = [f for f in self.planner.validate(ScriptToValidate("parse", "parse.sql", (statement,))) if f.phase == "syntax"]
+        return (found[0].line, found[0].col, found[0].message) if found else None
+
+    def close(self) -> None:
+        self.planner.close()
+
+
 @contextmanager
-def flink_session(tmp_path_factory) -> Iterator[FlinkSession]:
-    """The embedded Flink (its parser and planner) for a fixture, or the test skipped with why."""
-    reason = flink_available()
+def open_flink(version: str = DEFAULT_VERSION) -> Iterator[Flink]:
+    flink = Flink(open_planner(version, fetch=True))
+    try:
+        yield flink
+    finally:
+        flink.close()
+
+
+@contextmanager
+def flink_session(tmp_path_factory=None, version: str = DEFAULT_VERSION) -> Iterator[Flink]:
+    """The target's real parser and planner for a fixture, or the test skipped with why."""
+    reason = flink_available(version)
     if reason is not None:
         pytest.skip(f"Flink unavailable: {reason}")
-    with FlinkSession(tmp_path_factory.mktemp("flink-logs")) as session:
-        yield session
+    from tests.conftest import unpack_flink
+
+    unpack_flink()
+    with open_flink(version) as flink:
+        yield flink
 
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "example-workspace"

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import click
 
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import project_option
@@ -107,11 +106,11 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
 
 def _start_flink(session: Session, jars: list[Path]):
     from flinkx_build.deploy.client import open_client
-    from flinkx_build.deploy.flink import FlinkUnavailable
+    from flinkx_build.planner import FlinkUnavailable
 
     ws = session.workspace
     try:
-        return open_client(ws.config.flink_version, flink_log_dir(ws.cache_folder), jars)
+        return open_client(ws.config.flink_version, jars)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx deploy needs a Flink {ws.config.flink_version} client: {exc}") from None
 

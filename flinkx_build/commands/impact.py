@@ -73,15 +73,8 @@ def revision_session(folder: Path, work: Session, only: Only | None = None) -> S
 
 def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, impacts) -> dict[str, list[str]]:
     from flinkx_build.impact.planner_check import flink_verdicts
-    from flinkx_build.planner.session import PlannerUnavailable
-    from flinkx_build.targets import target as target_named
-    from flinkx_build.validate.engine import FlinkUnavailable
-    from flinkx_build.validate.engine import flink_available
+    from flinkx_build.planner import FlinkUnavailable
 
-    target = target_named(work.workspace.config.flink_version)
-    reason = flink_available() if target is None or target.from_extra else None  # other targets: the driver
-    if reason is not None:
-        raise UsageError(f"flinkx impact --validate needs Apache Flink: {reason}")
     try:
         if head_rev is None:
             return flink_verdicts(work, impacts)
@@ -89,7 +82,7 @@ def _confirm(repo: Path, head_rev: Revision | None, prefix: str, work: Session, 
             if folder is None:
                 return {}
             return flink_verdicts(revision_session(folder, work), impacts)
-    except (FlinkUnavailable, PlannerUnavailable) as exc:
+    except FlinkUnavailable as exc:
         raise UsageError(f"flinkx impact --validate could not start Flink: {exc}") from None
 
 

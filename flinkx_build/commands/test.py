@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.commands.common import echo_diagnostics
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
@@ -22,24 +21,16 @@ TESTED_ENGINES = ("flink", "vvr")
 
 
 def _flink_problem(flink_version: str) -> str | None:
-    """The same message `flinkx validate` gives when Flink or Java is missing. A target other than the
-    `flink` extra's (2.3) runs on flinkx's driver: it needs Java and that version's jars (fetched on first use)."""
-    from flinkx_build.commands import validate
+    """What keeps the workspace's Flink from running tests here, in the words `flinkx validate` uses."""
+    from flinkx_build.planner import JAVA_MISSING
     from flinkx_build.planner.session import planner_problem
-    from flinkx_build.targets import target
-    from flinkx_build.validate import engine
-    from flinkx_build.validate import jvm
+    from flinkx_build.planner.session import target_or_problem
 
-    found = target(flink_version)
-    if found is not None and not found.from_extra:
-        problem = planner_problem(found.version, fetch=True)
-        return f"flinkx test needs Java 17: {problem}" if problem == jvm.JAVA_MISSING else problem
-    reason = engine.flink_available()
-    if reason is None:
-        return None
-    if reason == getattr(jvm, "JAVA_MISSING", None):
-        return f"flinkx test needs Java 17: {reason}"
-    return f"flinkx test needs Apache Flink: {reason}; {validate.INSTALL_HINT}"
+    target = target_or_problem(flink_version, "test")
+    if isinstance(target, str):
+        return target
+    problem = planner_problem(target.version, fetch=True)
+    return f"flinkx test needs Java 17: {problem}" if problem == JAVA_MISSING else problem
 
 
 @click.command("test")
@@ -56,9 +47,9 @@ def _flink_problem(flink_version: str) -> str | None:
               help="Seconds the whole run may take: past it no test starts (FX315 for the rest).")
 def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Path | None,
             timeout: float, max_time: float) -> None:
-    """Run the tests under projects/*/tests/ on the workspace's Flink (1.20: the embedded PyFlink; 2.3: its own jars)."""
+    """Run the tests under projects/*/tests/ on the workspace's Flink (its own jars, through flinkx's driver)."""
+    from flinkx_build.planner import FlinkUnavailable
     from flinkx_build.testing import report
-    from flinkx_build.testing.run import FlinkUnavailable
     from flinkx_build.testing.suite import load_suite
     from flinkx_build.testing.suite import run_suite
 
@@ -79,7 +70,7 @@ def command(workspace: Path, selectors: tuple[str, ...], fmt: str, junit_xml: Pa
         echo_summary("flinkx: no tests (add them under projects/<project>/tests/*.yaml)", ok=None)
         return
     try:
-        results = run_suite(suite, flink_log_dir(ws.cache_folder), timeout, echo_progress, max_time)
+        results = run_suite(suite, timeout, echo_progress, max_time)
     except FlinkUnavailable as exc:
         raise UsageError(f"flinkx test could not run Flink: {exc}") from None
     elapsed = time.perf_counter() - started

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 import click
 
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.checks import codes_flink_also_finds
 from flinkx_build.commands.common import check_projects
 from flinkx_build.commands.common import echo_diagnostics
@@ -30,13 +28,13 @@ from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
 from flinkx_build.planner import STOPPED_CODE
 from flinkx_build.planner.protocol import did_not_finish
-from flinkx_build.planner.session import PlannerUnavailable
+from flinkx_build.planner import JAVA_MISSING
+from flinkx_build.planner import FlinkUnavailable
+from flinkx_build.planner.process import Planner
+from flinkx_build.planner.session import java_problem
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import target_or_problem
 from flinkx_build.targets import Target
-from flinkx_build.validate.jvm import JAVA_MISSING
-
-INSTALL_HINT = 'install the Flink extra: pip install "flinkx-build[flink]" (needs Java 17)'
 
 
 def map_finding(script: CompiledScript, finding: FlinkFinding, path_of_compiled: str) -> Diagnostic:
@@ -44,32 +42,15 @@ def map_finding(script: CompiledScript, finding: FlinkFinding, path_of_compiled:
     return diagnostic_for(script, finding, path_of_compiled, STOPPED_CODE if did_not_finish(finding) else "FX300")
 
 
-def _check_extra() -> None:
-    from flinkx_build.validate import engine
-
-    reason = engine.flink_available()
-    if reason is not None:
-        if reason == JAVA_MISSING:  # the extra is installed: the fix is a JDK
-            raise UsageError(f"flinkx validate needs Java 17: {reason}")
-        raise UsageError(f"flinkx validate needs Apache Flink: {reason}; {INSTALL_HINT}")
-
-
-def _open_flink(cache_folder: Path | None, target: Target) -> Any:
-    """The default target's embedded PyFlink, or the planner driver of another target (its jars
-    fetched into the user cache on first use, with pip's progress on stderr)."""
-    from flinkx_build.validate import engine
-
-    if target.from_extra:
-        try:
-            return engine.FlinkSession(flink_log_dir(cache_folder))
-        except engine.FlinkUnavailable as exc:  # this machine's setup (the JVM, the jar's folder): exit 2
-            raise UsageError(f"flinkx validate could not start Flink: {exc}") from None
+def open_flink(target: Target, command: str) -> Planner:
+    """The target's planner driver, its jars fetched into the user cache on first use (pip's progress on
+    stderr); a UsageError (exit 2) that says what is missing when it cannot run here."""
     try:
         return open_planner(target.version, fetch=True)
-    except PlannerUnavailable as exc:
+    except FlinkUnavailable as exc:
         if str(exc) == JAVA_MISSING:
-            raise UsageError(f"flinkx validate needs Java 17: {exc}") from None
-        raise UsageError(f"flinkx validate could not start Flink {target.version}: {exc}") from None
+            raise UsageError(f"flinkx {command} needs Java 17: {exc}") from None
+        raise UsageError(f"flinkx {command} could not start Flink {target.version}: {exc}") from None
 
 
 @click.command("validate")
@@ -77,18 +58,19 @@ def _open_flink(cache_folder: Path | None, target: Target) -> Any:
 @project_option
 @mode_option
 def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> None:
-    """Check every task of WORKSPACE with the real Apache Flink planner of its flink_version (1.20: the
-    embedded PyFlink; other targets: flinkx's planner driver on that version's jars, fetched once)."""
+    """Check every task of WORKSPACE with the real Apache Flink planner of its flink_version (flinkx's planner
+    driver on that version's jars, fetched once into the user cache)."""
     started = time.perf_counter()
     session = open_session(workspace, mode)
     ws = session.workspace
     if not engine_named(ws.config.engine).apache_flink:
         raise UsageError(f"flinkx validate checks Apache Flink SQL; engine '{ws.config.engine}' is not validated (use engine flink or vvr)")
-    target = target_or_problem(ws.config.flink_version)
+    target = target_or_problem(ws.config.flink_version, "validate")
     if isinstance(target, str):
         raise UsageError(target)
-    if target.from_extra:
-        _check_extra()
+    problem = java_problem(target)
+    if problem is not None:  # before compiling: the fix is a JDK
+        raise UsageError(f"flinkx validate needs Java 17: {problem}" if problem == JAVA_MISSING else problem)
     selected = check_projects(session, projects)
     built = compile_with_progress(session, selected)
     outputs, diags = built.outputs, built.diagnostics
@@ -99,7 +81,7 @@ def command(workspace: Path, projects: tuple[str, ...], mode: str | None) -> Non
     if any(d.is_error and d.code not in semantic for d in diags):
         raise WorkspaceErrors(diags)
     findings: list[Diagnostic] = []
-    flink = _open_flink(ws.cache_folder, target)
+    flink = open_flink(target, "validate")
     with flink, task_progress() as progress:
         progress.phase("validating", len(tasks))
         for task in tasks:

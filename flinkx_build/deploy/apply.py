@@ -18,7 +18,6 @@ from flinkx_build.deploy.cluster import FlinkRest
 from flinkx_build.deploy.compat import OTHER_MEANING
 from flinkx_build.deploy.compat import RESTORES
 from flinkx_build.deploy.driver_client import DriverFlink
-from flinkx_build.deploy.flink import DeployFlinkError
 from flinkx_build.deploy.identity import FINGERPRINT_KEY
 from flinkx_build.deploy.identity import FLINK_VERSION_KEY
 from flinkx_build.deploy.identity import STATEMENTS_KEY
@@ -28,6 +27,7 @@ from flinkx_build.deploy.identity import encode_statements
 from flinkx_build.deploy.plan import Action
 from flinkx_build.deploy.plan import Plan
 from flinkx_build.deploy.state import DesiredJob
+from flinkx_build.deploy.submission import DeployFlinkError
 from flinkx_build.variables import VARIABLE_PATTERN
 
 
@@ -186,7 +186,7 @@ class Applier:
 
     def _submit(self, name: str, task_key: str, fingerprint: str, statements: tuple[Statement, ...], restore: str | None) -> str:
         if self.flink is None:
-            raise DeployFlinkError("no embedded Flink client to submit with")
+            raise DeployFlinkError("no Flink client to submit with")
         params = {TASK_KEY: task_key, FINGERPRINT_KEY: fingerprint, STATEMENTS_KEY: encode_statements(list(statements)),
                   FLINK_VERSION_KEY: self.flink.flink_version}
         return self.flink.submit(fill(statements, self.secrets), self.rest.url, name, params, restore)

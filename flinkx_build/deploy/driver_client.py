@@ -1,11 +1,9 @@
-"""deploy's Flink client for a target other than the flink extra's (Flink 2.3): flinkx's planner driver.
+"""deploy's Flink client: flinkx's planner driver on the jars of the workspace's Flink version.
 
-`DeployFlink` (flink.py) compiles plans and submits jobs through PyFlink's gateway, which is Flink 1.20.
-For another target the same two things go to the planner driver (planner/java/.../DeployClient.java)
-running on that target's own jars, so no second Python environment is needed. The driver is a child
-process of this run (never the warm service): `--apply` puts the operator's jars on its class path,
-and it ends with the run. Planning uses the same stand-ins and refusals as on 1.20 (planning.py's lists
-travel with each request); stop-with-savepoint and cancel go over the REST API (cluster.py) either way.
+It compiles plans and submits jobs (planner/java/.../DeployClient.java; the steps and options of a submission
+in submission.py). The driver is a child process of this run (never the warm service): `--apply` puts the
+operator's jars on its class path, and it ends with the run. Planning uses flinkx's stand-ins and refusals
+(planning.py's lists travel with each request); stop-with-savepoint and cancel go over the REST API (cluster.py).
 """
 from __future__ import annotations
 
@@ -17,30 +15,24 @@ from typing import Any
 from flinkx_build.deploy import planning
 from flinkx_build.deploy.compat import CompiledJob
 from flinkx_build.deploy.compat import Operator
-from flinkx_build.deploy.flink import DeployFlinkError
-from flinkx_build.deploy.flink import FlinkUnavailable
-from flinkx_build.deploy.flink import refusal
-from flinkx_build.deploy.flink import submission_steps
-from flinkx_build.deploy.flink import submit_options
 from flinkx_build.deploy.identity import Statement
+from flinkx_build.deploy.submission import DeployFlinkError
+from flinkx_build.deploy.submission import refusal
+from flinkx_build.deploy.submission import submission_steps
+from flinkx_build.deploy.submission import submit_options
 from flinkx_build.planner import protocol
 from flinkx_build.planner.process import Planner
 from flinkx_build.planner.process import PlannerStopped
-from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
 from flinkx_build.validate.contract import UdfStub
 
 
 class DriverFlink:
-    """The interface of DeployFlink (`flink_version`, `compile_plan`, `submit`, `close`) on the driver."""
+    """deploy's Flink client on the planner driver: `flink_version`, `compile_plan`, `submit`, `close`."""
 
     def __init__(self, flink_version: str, jars: list[Path]) -> None:
         self._jars = [Path(j).resolve() for j in jars]
-        try:
-            self._planner: Planner | None = open_planner(flink_version, fetch=True, warm=False,
-                                                         extra_jars=tuple(self._jars))
-        except PlannerUnavailable as exc:
-            raise FlinkUnavailable(str(exc)) from None
+        self._planner: Planner | None = open_planner(flink_version, fetch=True, warm=False, extra_jars=tuple(self._jars))
         self.flink_version = self._planner.flink_version
 
     def close(self) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.checks.engine_settings import REFUSALS
 from flinkx_build.deploy.compat import UNKNOWN
 from flinkx_build.deploy.compat import Verdict
@@ -74,7 +73,7 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
     Both sides are planned with flinkx's stand-ins and no jar at all (deploy/planning.py); a side
     refused for loading code gets an unknown verdict, and its FX lines go into `refusals`."""
     from flinkx_build.deploy.client import open_client
-    from flinkx_build.deploy.flink import DeployFlinkError
+    from flinkx_build.deploy.submission import DeployFlinkError
 
     if work.mode != "stream":
         return {}
@@ -98,7 +97,7 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
         return verdicts
     ws = work.workspace
     # the plans are compiled by the workspace's own Flink (2.3: the planner driver), never another's
-    with open_client(ws.config.flink_version, flink_log_dir(ws.cache_folder), []) as flink:
+    with open_client(ws.config.flink_version, []) as flink:
         for node, (old, new) in pairs.items():
             try:
                 before = flink.compile_job(list(old.statements), new.udfs)
@@ -114,8 +113,8 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
 def verdicts_for_impacts(repo: Path, base: Revision, head: Revision | None, prefix: str, work: Session,
                          impacts: list, refusals: list[Diagnostic] | None = None) -> dict[str, Verdict]:
     """`flinkx impact --state-compat`: verdicts for the changed and directly impacted tasks."""
-    from flinkx_build.deploy.flink import FlinkUnavailable
     from flinkx_build.errors import UsageError
+    from flinkx_build.planner import FlinkUnavailable
 
     nodes = [imp.node for imp in impacts if imp.relation in ("changed", "direct")]
     try:

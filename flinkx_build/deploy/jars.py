@@ -1,4 +1,4 @@
-"""Which jars deploy's Flink client (1.20's PyFlink, 2.3's planner driver) loads and ships: named by the
+"""Which jars deploy's Flink client (the planner driver) loads and ships: named by the
 workspace, provided by the host.
 
 A jar on the client's classpath runs code while a job is planned (connector factories, function

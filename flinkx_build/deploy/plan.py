@@ -21,9 +21,9 @@ from flinkx_build.deploy.compat import CompiledJob
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
 from flinkx_build.deploy.compat import same_job
-from flinkx_build.deploy.flink import DeployFlinkError
 from flinkx_build.deploy.state import DeployedJob
 from flinkx_build.deploy.state import DesiredJob
+from flinkx_build.deploy.submission import DeployFlinkError
 
 ORDER = ("remove", "failed", "upgrade", "create", "unchanged")  # the order apply works in
 

@@ -10,13 +10,8 @@ depend on the connector's implementation, so the COMPILE PLAN JSON the verdicts 
 """
 from __future__ import annotations
 
-from typing import Any
-from typing import Callable
-
 from flinkx_build import engine_settings
 from flinkx_build.deploy.identity import Statement
-from flinkx_build.validate import standin
-from flinkx_build.validate.contract import UdfStub
 
 # Operations that only read or describe: nothing to plan.
 _SKIPPED_PREFIXES = ("Show", "Describe", "Explain", "Reset", "Nop")
@@ -30,15 +25,11 @@ _FUNCTIONS = frozenset({"CreateTempSystemFunctionOperation", "CreateTempCatalogF
                         "CreateCatalogFunctionOperation"})
 
 
-# The same lists, for the planner driver's deploy client (planner/java/.../DeployClient.java), which
-# applies them to Flink 2.x's parsed operations: the facts stay here.
+# The lists, for the planner driver's deploy client (planner/java/.../DeployClient.java), which applies them
+# to Flink's parsed operations: the facts stay here.
 OPERATIONS = {"skipped": list(_SKIPPED_PREFIXES), "catalog_only": list(_CATALOG_ONLY_PREFIXES),
               "loads_code": list(_LOADS_CODE_PREFIXES), "functions": sorted(_FUNCTIONS)}
 NO_INSERT = "the task has no INSERT: nothing to run as a job"
-
-
-class NotPlanned(Exception):
-    """A statement flinkx does not run while planning; the message is one line."""
 
 
 def loads_code(operation: str, stmt: Statement) -> str:
@@ -59,58 +50,5 @@ def set_refusal(key: str, value: str | None = None) -> str:
     return f"{engine_settings.CODE} {why}" if why else ""
 
 
-def prepare_standins(jvm: Any, tenv: Any, statements: list[Statement], udfs: tuple[UdfStub, ...],
-                     call: Callable[[Callable[[], Any]], Any]) -> list[str]:
-    """Run the planning environment's side of `statements`; the INSERTs, in order.
-    `call` turns a Java exception into the caller's error."""
-    config = tenv.getConfig().getConfiguration()
-    inserts = []
-    for stmt in statements:
-        if stmt.kind == "insert":
-            inserts.append(stmt.text)
-            continue
-        if stmt.kind in ("select", "begin_statement_set", "end"):
-            continue  # a task is one job: every INSERT joins it
-        operation = call(lambda: tenv.getParser().parse(stmt.text).get(0))
-        name = str(operation.getClass().getSimpleName())
-        if name == "SetOperation":
-            if operation.getKey().isPresent() and operation.getValue().isPresent():
-                key = str(operation.getKey().get())
-                why = set_refusal(key, str(operation.getValue().get()))
-                if why:
-                    raise NotPlanned(why)
-                config.setString(key, str(operation.getValue().get()))
-        elif name == "CreateTableOperation":
-            swapped = standin.standin_create_table(jvm, operation)
-            call(lambda: tenv.executeInternal(swapped))
-        elif name in _FUNCTIONS:
-            _standin_function(jvm, tenv, operation, name, udfs, call)
-        elif name.startswith(_CATALOG_ONLY_PREFIXES) or standin.safe_catalog(operation):
-            call(lambda: tenv.executeInternal(operation))
-        elif name.startswith(_LOADS_CODE_PREFIXES):
-            raise NotPlanned(loads_code(name, stmt))
-        elif not name.startswith(_SKIPPED_PREFIXES):
-            # CREATE TABLE ... AS SELECT and the like would run a job: never while planning
-            raise NotPlanned(not_a_plan(name, stmt))
-    return inserts
-
-
 def _first_words(stmt: Statement) -> str:
     return " ".join(stmt.text.split()[:4]) + " ..."
-
-
-def _standin_function(jvm: Any, tenv: Any, operation: Any, name: str, udfs: tuple[UdfStub, ...],
-                      call: Callable[[Callable[[], Any]], Any]) -> None:
-    if name == "CreateTempSystemFunctionOperation":
-        function_name, identifier = str(operation.getFunctionName()), None
-    else:
-        identifier = operation.getFunctionIdentifier()
-        function_name = str(identifier.getObjectName())
-    udf = standin.find_udf(udfs, function_name)
-    if udf is None or udf.kind not in standin.UDF_CLASSES:
-        raise NotPlanned(no_signature(function_name))
-    instance = getattr(jvm.flinkx.standin, standin.UDF_CLASSES[udf.kind])(function_name, udf.returns)
-    if identifier is None:
-        call(lambda: tenv.createTemporarySystemFunction(function_name, instance))
-    else:
-        call(lambda: tenv.createTemporaryFunction(identifier.asSerializableString(), instance))

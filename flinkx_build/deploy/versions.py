@@ -1,8 +1,7 @@
 """Which Flink a deploy plans with, and whether the cluster runs the same (issue 29 item 5, the refusal).
 
-deploy plans and submits with the client of the workspace's target: the embedded PyFlink for the flink
-extra's version (1.20), flinkx's planner driver on the target's own jars for the others (2.3;
-deploy/client.py). A plan made by one Flink version is not one another version runs (compiled plans,
+deploy plans and submits with the client of the workspace's target: flinkx's planner driver on the
+target's own jars (deploy/client.py). A plan made by one Flink version is not one another version runs (compiled plans,
 state layouts, options that were removed). So the workspace's flink_version, the client and the cluster
 must be the same minor release, or deploy stops before anything is planned or changed.
 """

@@ -2,12 +2,10 @@
 head, so the report can say where flinkx's prediction and Flink differ."""
 from __future__ import annotations
 
-from typing import Any
-
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.impact.compare import Impact
 from flinkx_build.pipeline import Session
-from flinkx_build.planner.session import PlannerUnavailable
+from flinkx_build.planner import FlinkUnavailable
+from flinkx_build.planner.process import Planner
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import target_or_problem
 from flinkx_build.validate.contract import ScriptToValidate
@@ -19,16 +17,11 @@ def task_for(session: Session, imp: Impact):
     return project.tasks.get(name) if project is not None else None
 
 
-def open_flink(session: Session) -> Any:
-    """The planner of the workspace's flink_version: the embedded PyFlink for the default target, the
-    planner driver for another (its jars fetched on first use). PlannerUnavailable or FlinkUnavailable."""
-    from flinkx_build.validate.engine import FlinkSession
-
-    target = target_or_problem(session.workspace.config.flink_version)
+def open_flink(session: Session) -> Planner:
+    """The planner driver of the workspace's flink_version (its jars fetched on first use); FlinkUnavailable."""
+    target = target_or_problem(session.workspace.config.flink_version, "validate")
     if isinstance(target, str):
-        raise PlannerUnavailable(target)
-    if target.from_extra:
-        return FlinkSession(flink_log_dir(session.workspace.cache_folder))
+        raise FlinkUnavailable(target)
     return open_planner(target.version, fetch=True)
 
 

@@ -29,10 +29,10 @@ from flinkx_build.pipeline import Session
 from flinkx_build.planner import LINT_CODE
 from flinkx_build.planner import STOPPED_CODE
 from flinkx_build.planner.protocol import did_not_finish
+from flinkx_build.planner import FlinkUnavailable
 from flinkx_build.planner.jar import sources_hash
 from flinkx_build.planner.process import BUDGET_ENV
 from flinkx_build.planner.process import Planner
-from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import planner_problem
 from flinkx_build.planner.session import target_or_problem
@@ -126,7 +126,7 @@ class PlannerPass:
         if isinstance(target, str):
             return None
         # the cache folder is already this code version's (cache_version.py): the key is the task and the target
-        key = canonical_hash([FORMAT, VERSION, _driver_version(target.version), target.libraries_version, script.mode,
+        key = canonical_hash([FORMAT, VERSION, _driver_version(target.version), target.release, script.mode,
                               [(s.text, s.kind) for s in script.statements], [(u.name, u.returns, u.kind) for u in script.udfs]])
         root = self.session.cache.root
         path = entry_path(root / "planner" if root else None, root, key)
@@ -157,7 +157,7 @@ class PlannerPass:
         if self._planner is None and not self._problem:
             try:
                 self._planner = open_planner(self.session.workspace.config.flink_version, fetch=self.fetch, warm=self.warm)
-            except PlannerUnavailable as exc:
+            except FlinkUnavailable as exc:
                 self._problem = str(exc)
                 self.note = f"the planner check ({CODE}) did not run: {exc}"
         return self._planner
@@ -167,7 +167,7 @@ class PlannerPass:
         root = self.session.cache.root
         if isinstance(target, str) or root is None:
             return None
-        key = canonical_hash([CLEAN_FORMAT, VERSION, _driver_version(target.version), target.libraries_version])
+        key = canonical_hash([CLEAN_FORMAT, VERSION, _driver_version(target.version), target.release])
         return entry_path(root / "planner", root, key), key
 
     def _clean_index(self) -> dict[str, None]:

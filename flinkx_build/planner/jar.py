@@ -1,7 +1,7 @@
 """The planner driver's jar: compiled with javac against a target's jars, once per target and source hash.
 
-Kept in the user's cache folder like the stand-in jar (`validate/jvm.py`): it runs as code in the JVM, and
-nothing a workspace holds may be on that class path. Built in a temporary folder and renamed into place,
+Kept in the user's cache folder: it runs as code in the JVM, and nothing a workspace holds may be on that
+class path. Built in a temporary folder and renamed into place,
 so a concurrent run or a crash never leaves a half-written jar behind the final name.
 """
 from __future__ import annotations
@@ -14,32 +14,22 @@ from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
 from flinkx_build.java_jar import JavacFailed
 from flinkx_build.java_jar import build_jar
+from flinkx_build.planner import JAVA_MISSING
+from flinkx_build.planner import FlinkUnavailable
 from flinkx_build.targets import Target
-from flinkx_build.validate.jvm import JAVA_DIR as STANDIN_DIR
 
 JAVA_DIR = Path(__file__).with_name("java")
 JAR_NAME = "flinkx-planner.jar"
-# the stand-in functions and the fixture wire format are shared with PyFlink's `flinkx test` (any arguments, the
-# declared result type); the stand-in connector is not: PyFlink's runs rows through SourceFunction, which Flink 2.0
-# removed, so the driver has its own on Source V2 / Sink V2 (java/src/flinkx/standin/Fixture*.java)
-SHARED_SOURCES = ("StandinScalarFunction.java", "StandinTableFunction.java", "StandinAggregateFunction.java",
-                  "StandinTypes.java", "FixtureValues.java", "Fixture.java", "Collected.java")
-JAVA_MISSING = "Java was not found: install a Java 17 JDK (java and javac) and put it on PATH or set JAVA_HOME"
-
-
-class DriverUnavailable(Exception):
-    """Java is missing or the driver does not compile; the message is one line."""
 
 
 def sources() -> list[Path]:
-    own = sorted(p for p in JAVA_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    shared = [STANDIN_DIR / "src" / "flinkx" / "standin" / name for name in SHARED_SOURCES]
-    return own + shared
+    """The driver's Java sources and resources: flinkx's one stand-in connector and functions among them."""
+    return sorted(p for p in JAVA_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
 def sources_hash(target: Target) -> str:
     """Changes when the driver's sources or the Flink release they compile against change."""
-    digest = hashlib.sha256(target.libraries_version.encode())
+    digest = hashlib.sha256(target.release.encode())
     for path in sources():
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
@@ -50,16 +40,16 @@ def driver_jar(target: Target, lib: Path, javac: str | None) -> Path:
     try:
         root = private_folder(private_folder(user_cache_dir()) / "planner-jar")
     except OSError as exc:
-        raise DriverUnavailable(f"FX303 flinkx's own cache folder cannot hold the planner driver ({exc}); "
+        raise FlinkUnavailable(f"FX303 flinkx's own cache folder cannot hold the planner driver ({exc}); "
                                 f"set {HOME_ENV} to a folder of yours") from None
     final_dir = root / f"{target.version}-{sources_hash(target)}"
     jar = final_dir / JAR_NAME
     if jar.is_file():
         return jar
     if javac is None:
-        raise DriverUnavailable(f"javac was not found, needed once to build the planner driver: {JAVA_MISSING}")
+        raise FlinkUnavailable(f"javac was not found, needed once to build the planner driver: {JAVA_MISSING}")
     # --release 17: the driver serves a unix socket (Java 16+); Flink 2.x needs 17 anyway
     try:
-        return build_jar(javac, "17", str(lib / "*"), list(sources()), JAVA_DIR / "resources", final_dir, JAR_NAME)
+        return build_jar(javac, "17", str(lib.resolve() / "*"), list(sources()), JAVA_DIR / "resources", final_dir, JAR_NAME)
     except JavacFailed as exc:
-        raise DriverUnavailable(f"FX303 javac failed on the planner driver for Flink {target.version}: {exc}") from None
+        raise FlinkUnavailable(f"FX303 javac failed on the planner driver for Flink {target.version}: {exc}") from None

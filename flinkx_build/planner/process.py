@@ -1,7 +1,7 @@
 """Talk to a planner driver: a child process over its stdin and stdout, or the warm service over its socket.
 
-Both give `validate(script) -> list[FlinkFinding]`, the interface of the PyFlink engine
-(`validate/engine.py`), so validate, impact and lint can use either. Every wait has a deadline: a
+Both give `validate(script) -> list[FlinkFinding]` and `ask(request)`, so validate, impact, lint, test and
+deploy use either the same way. Every wait has a deadline: a
 planner that stops answering becomes one finding ("validation stopped"), never a hang.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from flinkx_build.planner import protocol
 from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
 
-# as the PyFlink gateway's (validate/jvm.py): planning needs little heap, Calcite a deep stack
+# planning needs little heap (peak RSS about 300 MB for 200 statements), Calcite a deep stack
 JVM_ARGS = ["-Xmx512m", "-Xss4m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]
 START_TIMEOUT = 180.0  # a cold JVM on a busy two-core machine took 12 s for Flink 2.3
 # a task's planning budget, checked by the driver (Driver.java stops the planning past it: FX306); a normal
@@ -144,7 +144,7 @@ class Planner:
 
     def ask(self, request: dict[str, Any], timeout: float = TASK_TIMEOUT) -> dict[str, Any]:
         """One request of another kind than planning (deploy's: DeployClient.java; a test case's:
-        testing/driver_run.py) and its answer; PlannerStopped (PlannerTimeout) when the driver is gone
+        testing/run.py) and its answer; PlannerStopped (PlannerTimeout) when the driver is gone
         (does not answer within `timeout`)."""
         self._next_id += 1
         self._send({**request, "id": self._next_id})

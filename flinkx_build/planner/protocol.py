@@ -2,7 +2,7 @@
 
 The driver (java/src/flinkx/planner/Driver.java) gets flinkx's allow-lists once (`policy`), then one
 request per task (`request_for`), and answers each with Flink's exception chains per statement; here
-they become `FlinkFinding`s in compiled-script coordinates, exactly as the PyFlink engine makes them.
+they become `FlinkFinding`s in compiled-script coordinates (validate/findings.py trims Flink's messages).
 """
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """Running test cases on the target's own Flink: flinkx's planner driver on that version's jars.
 
-`flinkx test` on a workspace whose `flink_version` is not the `flink` extra's (2.3) runs here instead of
-on PyFlink (run.py): the same case, the same statements decided the same way, but the job runs in the
-driver's JVM (planner/java/src/flinkx/planner/TestJob.java) on a MiniCluster of its own, with a stand-in
-connector built on Source V2 / Sink V2 (planner/java/src/flinkx/standin/Fixture*.java), because Flink
-2.0 removed the SourceFunction the PyFlink stand-in serves rows through. What comes back is the same
-JSON the PyFlink stand-in collects, read by the same code, so compare.py judges both alike.
+Every `flinkx test` case runs here, on every target: the statements decided in Python (run.py: SETs against
+the allow-list, functions as stand-ins with the results the test gives, what a test does not run named), the
+job in the driver's JVM (planner/java/src/flinkx/planner/TestJob.java) on a MiniCluster of its own (everything
+it opens on 127.0.0.1), every table on flinkx's one stand-in connector (planner/java/src/flinkx/standin/
+Fixture*.java, Source V2 / Sink V2, which 1.20 and 2.x share). What comes back is read by run.py's code and
+judged by compare.py.
 
 The driver is a child process of this run (never the warm lint service: a test's jobs would hold it
 for as long as they run). Every answer has a deadline: a driver that stops answering is stopped, the
@@ -23,17 +23,16 @@ from typing import Any
 from typing import Callable
 
 from flinkx_build.compile.script import CompiledScript
+from flinkx_build.planner import FlinkUnavailable
 from flinkx_build.planner.process import Planner
 from flinkx_build.planner.process import PlannerStopped
 from flinkx_build.planner.process import PlannerTimeout
-from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
 from flinkx_build.testing.bind import Change
 from flinkx_build.testing.bind import TableInfo
 from flinkx_build.testing.bind import TestCase
 from flinkx_build.testing.run import CASE_CONFIG
 from flinkx_build.testing.run import CaseRun
-from flinkx_build.testing.run import FlinkUnavailable
 from flinkx_build.testing.run import NotRunnable
 from flinkx_build.testing.run import _read_back
 from flinkx_build.testing.run import _wire_rows
@@ -58,7 +57,7 @@ def _child_planner(flink_version: str) -> Planner:
 
 
 def job_steps(case: TestCase, script: CompiledScript) -> list[dict[str, Any]]:
-    """The compiled script as the driver runs it, decided as run.py decides it on PyFlink; NotRunnable
+    """The compiled script as the driver runs it, decided with run.py's helpers; NotRunnable
     for what a test refuses before anything runs (a SET outside the allow-list, an undeclared function)."""
     steps: list[dict[str, Any]] = []
     for stmt in script.statements:
@@ -117,7 +116,7 @@ def timeline_steps(case: TestCase) -> list[dict[str, Any]]:
 
 
 def answer_error(answer: dict[str, Any], steps: list[dict[str, Any]], timeout: float) -> str:
-    """The case's error from the driver's answer, in the words run.py gives on PyFlink ("" when it ran)."""
+    """The case's error from the driver's answer, in flinkx's words ("" when it ran)."""
     if "not_run" in answer:
         step = steps[int(answer.get("step", 0))] if 0 <= int(answer.get("step", 0)) < len(steps) else {}
         sql = str(step.get("other", ""))
@@ -168,8 +167,8 @@ class DriverTestRunner:
         if self._planner is None:
             try:
                 self._planner = self._opener(self.flink_version)
-            except (PlannerUnavailable, PlannerStopped) as exc:
-                raise FlinkUnavailable(str(exc)) from None
+            except PlannerStopped as exc:
+                raise FlinkUnavailable(f"FX303 the Flink {self.flink_version} driver did not start: {exc}") from None
         return self._planner
 
     def close(self) -> None:

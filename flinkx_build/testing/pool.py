@@ -4,8 +4,7 @@ A runner on flinkx's driver is a JVM of its own with its own MiniCluster (`drive
 workers share nothing: no JVM-wide registry (collected rows, timelines, metrics) sees another
 worker's job, and a case runs and reports exactly as it would alone. The runs come back in the
 order of the cases, so a report does not depend on which worker was faster. One worker per core
-(`os.cpu_count()`), never more than there are cases; the PyFlink runner (one gateway a process)
-runs its cases one at a time.
+(`os.cpu_count()`), never more than there are cases.
 """
 from __future__ import annotations
 

@@ -1,13 +1,10 @@
-"""A whole `flinkx test` run: find and bind the cases, run them on one JVM, judge them."""
+"""A whole `flinkx test` run: find and bind the cases, run them on the target's drivers, judge them."""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from typing import Callable
-
-from flinkx_build import targets
 
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
@@ -19,6 +16,7 @@ from flinkx_build.testing.bind import bind_cases
 from flinkx_build.testing.compare import compare
 from flinkx_build.testing.compare import late_notes
 from flinkx_build.testing.compare import point_verdicts
+from flinkx_build.testing.driver_run import DriverTestRunner
 from flinkx_build.testing.fixtures import RawCase
 from flinkx_build.testing.fixtures import read_cases
 from flinkx_build.testing.pool import run_cases
@@ -81,40 +79,26 @@ def load_suite(session: Session, selectors: tuple[str, ...] = (), use_cache: boo
     return Suite(cases, {c.name: c for c in selected}, sessions, diags)
 
 
-def _on_driver(flink_version: str, timelines: bool) -> bool:
-    """Whether the cases run on flinkx's driver: on the target's own jars for another version than the `flink`
-    extra's (2.3), and for timelines (only the driver's stand-ins play one); else on PyFlink (1.20)."""
-    target = targets.target(flink_version)
-    return target is not None and (not target.from_extra or timelines)
+def open_runner(flink_version: str, timeout: float) -> DriverTestRunner:
+    """One worker's runner: a driver child on the target's own jars. FlinkUnavailable when it cannot start here."""
+    return DriverTestRunner(flink_version, timeout)
 
 
-def open_runner(flink_version: str, log_dir: Path, timeout: float, timelines: bool = False) -> Any:
-    """Where the cases run (`_on_driver`). FlinkUnavailable when it cannot start here."""
-    if not _on_driver(flink_version, timelines):
-        from flinkx_build.testing.run import TestRunner
-
-        return TestRunner(log_dir, timeout)
-    from flinkx_build.testing.driver_run import DriverTestRunner
-
-    return DriverTestRunner(targets.target(flink_version).version, timeout)  # type: ignore[union-attr]
-
-
-def run_suite(suite: Suite, log_dir: Path, timeout: float, progress: Callable[[str], None] = lambda _: None,
+def run_suite(suite: Suite, timeout: float, progress: Callable[[str], None] = lambda _: None,
               max_time: float | None = None, opener: Callable[[], Any] | None = None) -> list[CaseResult]:
     """Every case, in parallel on one driver per core (testing/pool.py), judged and reported in their order.
     Past `max_time` seconds (`--max-time`) no case starts, and the first one left is one FX315 error that counts
     the rest: a workspace with thousands of slow cases cannot hold a CI job. `opener`: where a worker's runner
     comes from instead of `open_runner` (the benchmark keeps warm ones)."""
     flink_version = next(iter(suite.sessions.values())).workspace.config.flink_version
-    timelines = any(case.timeline is not None for case in suite.cases)
     deadline = None if max_time is None else time.monotonic() + max_time
     jobs = []
     for case in suite.cases:  # compiled here, in one thread: the sessions are not shared between workers
         session = suite.sessions[case.mode]
         project, _, name = case.task.partition("/")
         jobs.append((case, session.compiled(session.workspace.projects[project].tasks[name])))
-    workers = worker_count(len(jobs), _on_driver(flink_version, timelines))
-    runs = run_cases(jobs, opener or (lambda: open_runner(flink_version, log_dir, timeout, timelines)), workers,
+    workers = worker_count(len(jobs), True)
+    runs = run_cases(jobs, opener or (lambda: open_runner(flink_version, timeout)), workers,
                      progress, deadline)
     results = []
     for index, ((case, _), run) in enumerate(zip(jobs, runs)):

@@ -1,7 +1,7 @@
-"""What the validator receives and returns: plain data, no PyFlink types.
+"""What the validator receives and returns: plain data, no Java types.
 
 The builder turns each compiled task into a `ScriptToValidate`; the engine
-(`flinkx_build.validate.engine`) runs it through the real Flink planner and
+(the planner driver, `flinkx_build.planner`) runs it through the real Flink planner and
 answers with `FlinkFinding`s in compiled-script coordinates. The command maps
 those back to the task file through `CompiledStatement.origin`.
 """

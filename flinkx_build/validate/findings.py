@@ -1,17 +1,14 @@
 """Flink's errors as findings: trimmed to their meaning, in compiled-file coordinates.
 
-Pure Python (Java exceptions are read through py4j duck typing), so testable without a JVM.
+Pure Python, so testable without a JVM: the driver sends each statement's exception chain as text.
 Flink reports positions relative to the statement it was given ("From line 2, column 8 to
 line 2, column 10: Column 'x' not found"); `to_compiled` maps them into the compiled file.
 """
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from flinkx_build.validate.contract import CompiledStatement
-from flinkx_build.validate.contract import FlinkFinding
-from flinkx_build.validate.contract import ScriptToValidate
 
 _POS_PREFIX = re.compile(
     r"^(?:From line (\d+), column (\d+) to line \d+, column \d+|At line (\d+), column (\d+))"
@@ -135,44 +132,3 @@ def created_name(text: str) -> str | None:
     """Lower-case name of the table or view a CREATE statement makes (last part), else None."""
     match = _CREATED_NAME.match(text)
     return match.group(1).replace("`", "").split(".")[-1].lower() if match else None
-
-
-def java_messages(exc: BaseException) -> list[str]:
-    """Messages of a Java exception chain, outermost first; str(exc) for anything else."""
-    java = getattr(exc, "java_exception", None)
-    if java is None:
-        return [one_line(exc)]
-    messages: list[str] = []
-    seen = 0
-    while java is not None and seen < 10:
-        message = java.getMessage()
-        messages.append(str(message) if message is not None else str(java.toString()))
-        cause = java.getCause()
-        java = None if cause is None or cause.equals(java) else cause
-        seen += 1
-    return messages
-
-
-def one_line(exc: BaseException) -> str:
-    """A Python exception as one line (for errors that are not Flink's)."""
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"
-
-
-def finding_from_error(script: ScriptToValidate, index: int, exc: BaseException,
-                       phase: str) -> FlinkFinding:
-    """Statement `index` of `script` failed with `exc`: the finding, at the position Flink
-    names (else at the statement's start)."""
-    stmt: CompiledStatement = script.statements[index]
-    message, position = summarize(java_messages(exc))
-    line, col = stmt.line, stmt.col
-    extra: dict[str, Any] = {"statement_kind": stmt.kind}
-    if position is not None:
-        line, col = to_compiled(stmt, *position)
-        extra["statement_position"] = position
-    java = getattr(exc, "java_exception", None)
-    if java is not None:
-        extra["exception"] = str(java.getClass().getName())
-    return FlinkFinding(key=script.key, line=line, col=col,
-                        message=relocate_message(stmt, message), phase=phase,
-                        statement_index=index, extra=extra)

@@ -1,15 +1,12 @@
 """Which stand-in behaviour each real connector gets (pure Python, no JVM needed).
 
-The stand-in connector (java/src/flinkx/standin) plays every real connector. What it must know
-about the real one is only its changelog behaviour, decided here from the connector name and
-format, and passed to it as table options.
+The stand-in connector (planner/java/src/flinkx/standin/FixtureConnector.java) plays every real connector.
+What it must know about the real one is only its changelog behaviour, decided here from the connector name
+and format and sent to the driver with its policy (planner/protocol.py), which swaps it in (Policy.swap).
 """
 from __future__ import annotations
 
-from typing import Any
 from typing import Mapping
-
-from flinkx_build.engine_settings import SAFE_CATALOG_TYPES
 
 from flinkx_build.validate.contract import UdfStub
 
@@ -68,39 +65,6 @@ def sink_changelog(connector: str, options: Mapping[str, str]) -> str:
     return "upsert"
 
 
-def swap_connector(options: Mapping[str, str]) -> dict[str, str]:
-    """Table options with the connector replaced by the stand-in; all other options are kept
-    (the stand-in validates none) and the original is recorded for messages."""
-    connector = original_connector(options)
-    swapped = dict(options)
-    # a legacy descriptor's 'connector.type' sends Flink to a legacy TableSourceFactory whatever
-    # 'connector' says: the stand-in plays it only without that key (the original is recorded below)
-    swapped.pop("connector.type", None)
-    swapped["connector"] = STANDIN
-    swapped[ORIGINAL_KEY] = connector
-    swapped[SOURCE_CHANGELOG_KEY] = source_changelog(connector, options)
-    swapped[SINK_CHANGELOG_KEY] = sink_changelog(connector, options)
-    return swapped
-
-
-def standin_create_table(jvm: Any, operation: Any, extra: Mapping[str, str] | None = None) -> Any:
-    """Flink's parsed CREATE TABLE with its connector swapped for the stand-in (plus `extra`
-    options): swapped on the operation, not the text, so LIKE clauses and positions stay exact.
-    validate, `flinkx test` and deploy's planner all execute this instead of the statement."""
-    table = operation.getCatalogTable()
-    options = {**swap_connector(dict(table.getOptions())), **(extra or {})}
-    ddl = jvm.org.apache.flink.table.operations.ddl
-    return ddl.CreateTableOperation(operation.getTableIdentifier(), table.copy(options),
-                                    operation.isIgnoreIfExists(), operation.isTemporary())
-
-
-def safe_catalog(operation: Any) -> bool:
-    """A parsed CREATE CATALOG of Flink's own in-memory type (`SAFE_CATALOG_TYPES`): the one catalog
-    flinkx executes while planning; every other type's factory is a plugin's code (FX195)."""
-    return (str(operation.getClass().getSimpleName()) == "CreateCatalogOperation"
-            and dict(operation.getProperties()).get("type") in SAFE_CATALOG_TYPES)
-
-
 # --- functions -----------------------------------------------------------------------------
 
 # The Java stand-in for each UDF kind (java/src/flinkx/standin): any arguments, declared result.
@@ -112,16 +76,3 @@ def find_udf(udfs: tuple[UdfStub, ...], name: str) -> UdfStub | None:
     """The declaration of a created function; names compare case-insensitively, as in Flink."""
     lowered = name.lower()
     return next((u for u in udfs if u.name.split(".")[-1].lower() == lowered), None)
-
-
-def udf_problem(udfs: tuple[UdfStub, ...], name: str,
-                class_name: str) -> tuple[UdfStub | None, str]:
-    """(declaration, "") when a stand-in can be registered for `name`, else (None, why not)."""
-    udf = find_udf(udfs, name)
-    if udf is None:
-        return None, (f"function '{name}' is created from {class_name} but its return type "
-                      "is not declared, so it cannot be validated")
-    if udf.kind not in UDF_CLASSES:
-        return None, (f"function '{name}' has unknown kind '{udf.kind}' "
-                      f"(expected one of: {', '.join(UDF_CLASSES)})")
-    return udf, ""

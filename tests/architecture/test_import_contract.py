@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("facts", ("engines", "connectors", "flink_data", "engine_settings", "type_text", "flink_types", "targets")),
     # the workspace model: plain dataclasses every stage reads
     ("model", ("workspace_model",)),
-    # the embedded Flink planner and its stand-in connector; imports nothing above the cache root,
+    # the planner driver of every target and its stand-ins; imports nothing above the cache root,
     # and the checks and the semantic model ask it which changelog a connector gives
     ("planner", ("validate", "planner")),
     # YAML with positions -> Workspace; the run memo keys a whole run on the files the loader reads

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 
 TASK = """CREATE CATALOG mem WITH ('type' = 'generic_in_memory');
 {alter};

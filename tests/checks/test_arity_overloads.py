@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "example-workspace"
 TASK = Path("projects") / "dim" / "tasks" / "sync_dim_user.sql"

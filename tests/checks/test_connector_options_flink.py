@@ -1,4 +1,4 @@
-"""FX420/FX421 agree with Flink 1.20 for the connectors inside PyFlink.
+"""FX420/FX421 agree with Flink 1.20 for the connectors in Flink's own jars.
 
 Each case is a task of one workspace. flinkx's finding is compared with what Flink's own factories
 say about the compiled task, planned with the real connectors (not validate's stand-in, which
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from flinkx_build.validate.findings import java_messages
+from tests.facts.verdict import verdicts
 from tests.helpers import session_for
 
 TABLES = {
@@ -100,22 +100,13 @@ CASES: dict[str, tuple[str, tuple[str, str] | None, str | None]] = {
 }
 
 
-def planned_by_flink(flink, session, task) -> list[str]:
-    """Flink's messages for the compiled task, planned with the real connectors."""
-    tenv = flink._new_tenv(session.mode)
-    for stmt in session.compiled(task).statements:
-        try:
-            if stmt.kind == "create_table":
-                tenv.executeSql(stmt.text)
-            elif stmt.kind in ("insert", "select"):
-                tenv.explainSql(stmt.text, flink._text_format, flink._no_details)
-        except Exception as exc:  # noqa: BLE001 - Flink's rejection is the answer
-            return java_messages(exc)
-    return []
+def planned_statements(session, task) -> list[str]:
+    """The compiled task as Flink itself plans it: its tables with the real connectors, then its INSERT."""
+    return [s.text for s in session.compiled(task).statements if s.kind in ("create_table", "insert", "select")]
 
 
 @pytest.fixture(scope="module")
-def judged(tmp_path_factory, flink):
+def judged(tmp_path_factory):
     from tests.conftest import write_tree
 
     files = {"flinkx.yaml": "engine: flink\n", **TABLES}
@@ -123,12 +114,13 @@ def judged(tmp_path_factory, flink):
     root = write_tree(tmp_path_factory.mktemp("agreement"), files)
     session = session_for(root)
     assert [d.format() for d in session.load_diagnostics if d.code.startswith("FX42")] == []
-    out = {}
+    found, cases = {}, {}
     for name in CASES:
         task = session.workspace.projects["p"].tasks[name]
-        found = [(d.code, d.severity) for d in session.analysed(task).diagnostics if d.code.startswith("FX42")]
-        out[name] = (found, planned_by_flink(flink, session, task))
-    return out
+        found[name] = [(d.code, d.severity) for d in session.analysed(task).diagnostics if d.code.startswith("FX42")]
+        cases[name] = planned_statements(session, task)
+    flink = verdicts("1.20", cases)
+    return {name: (found[name], [] if flink[name] == "OK" else [flink[name]]) for name in CASES}
 
 
 @pytest.mark.flink
@@ -144,7 +136,7 @@ def test_flinkx_and_flink_agree(judged, name):
 
 
 @pytest.mark.flink
-def test_the_generated_lists_are_what_flink_says(flink):
+def test_the_generated_lists_are_what_flink_says():
     """The built-in connectors' and formats' entries of the data file are exactly what
     scripts/gen_connector_options.py reads from this Flink: regenerate them when Flink moves."""
     import importlib.util
@@ -152,12 +144,14 @@ def test_the_generated_lists_are_what_flink_says(flink):
 
     from flinkx_build.connectors import DATA
     from tests.conftest import REPO
+    from tests.facts.jars import flink_lib
 
     spec = importlib.util.spec_from_file_location("gen_connector_options", REPO / "scripts" / "gen_connector_options.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     data = json.loads(DATA.read_text(encoding="utf-8"))
-    connectors, formats = gen.generated_entries(flink, data["flink_version"])
+    said = gen.flink_says(flink_lib("1.20"))
+    connectors, formats = gen.generated_entries(said, data["flink_version"])
     assert {name: data["connectors"][name] for name in connectors} == connectors
     assert {name: data["formats"][name] for name in formats} == formats
-    assert gen.helper_options(flink) == data["helper_options"]
+    assert gen.helper_options(said) == data["helper_options"]

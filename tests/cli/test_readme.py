@@ -37,7 +37,7 @@ def test_setup_commands_are_what_ci_runs():
     commands = [line.strip() for block in blocks("Set up", "sh") for line in block.splitlines() if line.strip()]
     assert len(commands) == 2, commands
     install, tests = commands
-    assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e \".[test,flink]\"")
+    assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e \".[test]\"")
     assert tests == 'python3 -m pytest -q -m "not slow"'
     assert "python3 -m pytest -q -m slow" in (REPO / ".ci" / "run").read_text(encoding="utf-8")  # and CI runs the rest
     ci = [line.strip() for line in (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
@@ -45,6 +45,7 @@ def test_setup_commands_are_what_ci_runs():
     assert ci.index(install) < ci.index(tests)
     text = section("Set up")
     assert "Java 17" in text and "`flinkx validate` and `flinkx test`" in text
+    assert "flink]" not in (REPO / "pyproject.toml").read_text(encoding="utf-8")  # no Flink extra: no PyFlink
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import sys
 
 import pytest
 
-from flinkx_build.cache_root import flink_log_dir
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
 from flinkx_build.cache_root import workspace_cache_root
@@ -66,20 +65,6 @@ def test_the_jar_folder_must_be_a_real_folder_only_its_user_can_write(tmp_path):
     (tmp_path / "link").symlink_to(made)
     with pytest.raises(OSError, match="not a folder"):
         private_folder(tmp_path / "link")
-
-
-def test_flink_logs_never_go_into_the_workspace(tmp_path, monkeypatch):
-    monkeypatch.setenv("FLINKX_HOME", str(tmp_path / "home"))
-    cache = tmp_path / "ws" / ".flinkx-cache"
-    cache.mkdir(parents=True)
-    other = tmp_path / "other" / ".flinkx-cache"
-    other.mkdir(parents=True)
-    logs = flink_log_dir(cache)
-    assert logs.parent == tmp_path / "home" / "flink-logs"  # not below the workspace, whatever it holds
-    assert flink_log_dir(other) != logs and flink_log_dir(cache) == logs  # one folder per workspace
-    (cache / "flink-logs").symlink_to(tmp_path)
-    assert flink_log_dir(cache) == logs
-    assert flink_log_dir(None) == tmp_path / "home" / "flink-logs" / "shared"
 
 
 @pytest.mark.parametrize("command", [["build"], ["lint"], ["build", "--check"]])

@@ -15,11 +15,11 @@ import sys
 import pytest
 
 from flinkx_build.frontend.splitter import split_statements
-from flinkx_build.validate.engine import flink_available
 from tests.corpus.workspace import CORPUS
 from tests.corpus.workspace import FLINKX_YAML
 from tests.corpus.workspace import corpus_workspace
 from tests.corpus.workspace import sources
+from tests.helpers import flink_available
 
 
 def flinkx(root, *args):

@@ -1,4 +1,4 @@
-"""A real standalone Flink 1.20.5 cluster for the deploy tests, started once per session."""
+"""A real standalone Flink 1.20.5 cluster for the deploy tests, started once per session (tests/deploy/flink_dist.py)."""
 from __future__ import annotations
 
 import shutil
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 
 WORKSPACE = Path(__file__).with_name("workspace")
 
@@ -17,9 +17,15 @@ def flink_cluster(tmp_path_factory):
     if reason is not None:
         pytest.skip(f"no Flink distribution here: {reason}")
     from tests.deploy.flink_cluster import start_cluster
+    from tests.deploy.flink_dist import NoDistribution
+    from tests.deploy.flink_dist import distribution
 
     root = tmp_path_factory.mktemp("flink-cluster")
-    cluster = start_cluster(root)
+    try:
+        source = distribution(root, "1.20")
+    except NoDistribution as exc:
+        pytest.fail(f"no Flink 1.20 distribution: {exc}")
+    cluster = start_cluster(root, source)
     try:
         yield cluster
     finally:

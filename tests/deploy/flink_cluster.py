@@ -1,7 +1,7 @@
-"""A real standalone Flink cluster (one JobManager, one TaskManager) from the pyflink package(s).
+"""A real standalone Flink cluster (one JobManager, one TaskManager) from the package index's archives.
 
-The pyflink 1.20 wheel ships a whole Flink distribution; for 2.3 the scripts and configuration come
-from the `apache-flink` 2.3.0 wheel and the jars from `apache-flink-libraries` (flink23.py). It is made into a private FLINK_HOME in a
+The scripts and configuration come from the version's `apache-flink` platform wheel and the jars from
+`apache-flink-libraries` (flink_dist.py), for 1.20 as for 2.3. It is made into a private FLINK_HOME in a
 temporary folder (bin and conf copied, so the scripts resolve FLINK_HOME to the copy; lib, opt and
 plugins linked), with its own config.yaml: free ports for REST and RPC, pid and log files inside
 the folder (the scripts default to /tmp, where another cluster on the machine would collide),
@@ -32,12 +32,6 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def pyflink_home() -> Path:
-    import pyflink
-
-    return Path(pyflink.__file__).parent
-
-
 @dataclass
 class FlinkCluster:
     home: Path
@@ -50,8 +44,7 @@ class FlinkCluster:
         return f"http://127.0.0.1:{self.rest_port}"
 
     def env(self) -> dict[str, str]:
-        # PyFlink's gateway leaves FLINK_HOME, FLINK_LIB_DIR, ... of the installed pyflink in os.environ
-        # (measured): the scripts would take the 1.20 jars for a 2.3 cluster started in the same session
+        # the scripts read FLINK_HOME, FLINK_LIB_DIR, ...: none of the caller's may point them at other jars
         env = {key: value for key, value in os.environ.items() if not key.startswith("FLINK_")}
         env.update(FLINK_HOME=str(self.home), FLINK_CONF_DIR=str(self.home / "conf"),
                    FLINK_LOG_DIR=str(self.home / "log"), FLINK_PID_DIR=str(self.home / "pids"))
@@ -91,16 +84,8 @@ class Distribution:
     plugins: Path | None = None
 
 
-def pyflink_distribution() -> Distribution:
-    """The 1.20 distribution inside the installed pyflink package (the flink extra)."""
-    source = pyflink_home()
-    return Distribution(source, source / "lib", source / "opt", source / "plugins")
-
-
-def make_home(root: Path, source: Distribution | None = None, slots: int = SLOTS,
-              settings: dict[str, str] | None = None) -> FlinkCluster:
+def make_home(root: Path, source: Distribution, slots: int = SLOTS, settings: dict[str, str] | None = None) -> FlinkCluster:
     """`settings`: flattened config.yaml keys over the defaults here (the restore suite's bigger TaskManager)."""
-    source = source or pyflink_distribution()
     home = root / "flink-home"
     home.mkdir(parents=True)
     for name in ("bin", "conf"):
@@ -140,7 +125,7 @@ def make_home(root: Path, source: Distribution | None = None, slots: int = SLOTS
     return FlinkCluster(home, rest_port, home / "savepoints")
 
 
-def start_cluster(root: Path, timeout: float = 90.0, source: Distribution | None = None, slots: int = SLOTS,
+def start_cluster(root: Path, source: Distribution, timeout: float = 90.0, slots: int = SLOTS,
                   settings: dict[str, str] | None = None) -> FlinkCluster:
     began = time.monotonic()
     cluster = make_home(root, source, slots, settings)

@@ -1,8 +1,8 @@
 """`flinkx deploy` against a real standalone Flink 2.3.0 cluster (issue 29 item 5).
 
-The cluster is assembled from PyPI's two 2.3.0 wheels (tests/deploy/flink23.py) and lives for this
+The cluster is assembled from PyPI's two 2.3.0 wheels (tests/deploy/flink_dist.py) and lives for this
 module. The workspace is the deploy companion with `flink_version: "2.3"`: deploy plans and submits
-with flinkx's planner driver on the 2.3 jars (deploy/driver_client.py), no PyFlink 2.3 involved. The
+with flinkx's planner driver on the 2.3 jars (deploy/driver_client.py). The
 tests follow it in file order: create, an upgrade restored from its savepoint, a change of meaning
 refused on 2.3's own compiled plans, a moved sink writer refused before anything stops, a removed task;
 and a 1.20 workspace refused.
@@ -18,12 +18,12 @@ import urllib.request
 import pytest
 
 from tests.deploy.conftest import WORKSPACE
-from tests.deploy.flink23 import NoDistribution
-from tests.deploy.flink23 import distribution
 from tests.deploy.flink_cluster import jobs_by_task
 from tests.deploy.flink_cluster import rest
 from tests.deploy.flink_cluster import running
 from tests.deploy.flink_cluster import start_cluster
+from tests.deploy.flink_dist import NoDistribution
+from tests.deploy.flink_dist import distribution
 from tests.planner.conftest import needs_planner
 
 pytestmark = [pytest.mark.flink, pytest.mark.network, pytest.mark.slow, needs_planner("2.3")]
@@ -36,10 +36,10 @@ TASKS = {"dws/clicks_1m", "dws/user_clicks", "ods/archive_clicks"}
 def cluster_23(tmp_path_factory):
     root = tmp_path_factory.mktemp("flink23-cluster")
     try:
-        source = distribution(root)
+        source = distribution(root, "2.3")
     except NoDistribution as exc:
-        pytest.skip(f"no Flink 2.3 distribution here: {exc}")
-    cluster = start_cluster(root, source=source)
+        pytest.fail(f"no Flink 2.3 distribution: {exc}")
+    cluster = start_cluster(root, source)
     print(f"Flink 2.3 cluster up in {cluster.started_in:.1f} s")
     try:
         yield cluster

@@ -1,4 +1,4 @@
-"""deploy's Flink 2.3 client on the planner driver (deploy/driver_client.py), without a cluster.
+"""deploy's Flink 2.3 client on the planner driver (deploy/client.py), without a cluster.
 
 It compiles a job's plan on 2.3's own planner with flinkx's stand-ins, and refuses what planning on
 1.20 refuses, in the same words (deploy/planning.py): code loading (FX195), engine settings (FX196),
@@ -10,10 +10,10 @@ import json
 
 import pytest
 
+from flinkx_build.deploy.client import FlinkClient
 from flinkx_build.deploy.client import open_client
-from flinkx_build.deploy.driver_client import DriverFlink
-from flinkx_build.deploy.flink import DeployFlinkError
 from flinkx_build.deploy.identity import Statement
+from flinkx_build.deploy.submission import DeployFlinkError
 from flinkx_build.validate.contract import UdfStub
 from tests.planner.conftest import needs_planner
 
@@ -27,12 +27,12 @@ COUNT = Statement("insert", "INSERT INTO snk SELECT user_id, COUNT(*) FROM src G
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    with open_client("2.3", tmp_path_factory.mktemp("logs"), []) as opened:
+    with open_client("2.3", []) as opened:
         yield opened
 
 
 def test_the_2_3_workspace_gets_the_driver_on_2_3s_jars(client):
-    assert isinstance(client, DriverFlink)
+    assert isinstance(client, FlinkClient)
     assert client.flink_version == "2.3.0"
 
 

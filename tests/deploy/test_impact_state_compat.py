@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
 from tests.deploy.conftest import WORKSPACE
 from tests.graph.gitrepo import git
+from tests.helpers import flink_available
 from tests.planner.conftest import needs_planner
 
 _REASON = flink_available()

@@ -17,7 +17,7 @@ def test_a_cluster_of_another_version_is_refused():
 
 
 def test_every_target_deploys_on_a_cluster_of_its_own_version():
-    """2.3 has a client now (the planner driver, deploy/driver_client.py): no longer "not supported yet"."""
+    """2.3 has a client now (the planner driver, deploy/client.py): no longer "not supported yet"."""
     assert version_refusal(URL, "2.3", "2.3.0") == ""
     assert version_refusal(URL, "2.3", "") == ""
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 
 
 def test_the_companion_workspace_lints_and_builds_clean(cli, deploy_workspace):

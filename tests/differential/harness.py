@@ -1,7 +1,7 @@
 """The differential harness (issue 28, item 5): mutate real workspaces, let the real Flink
 planner label each mutant, run lint on it, and score lint against the planner.
 
-One JVM serves every mutant (`FlinkSession`); each mutant is one edited task file in a copy of
+One planner driver serves every mutant (`planner.process.Planner`); each mutant is one edited task file in a copy of
 its workspace, loaded by a fresh `Session` (the caches are keyed by content, so the untouched
 tasks and meta tables load from them).
 """
@@ -25,7 +25,7 @@ from flinkx_build.lint.run import lint_task
 from flinkx_build.workspace_model import Task
 from flinkx_build.pipeline import Session
 from flinkx_build.validate.contract import ScriptToValidate
-from flinkx_build.validate.engine import FlinkSession
+from flinkx_build.planner.process import Planner as FlinkPlanner
 from tests.differential.catalogue import mutations_of
 from tests.differential.mutations import Mutation
 from tests.differential.mutations import TaskSites
@@ -95,7 +95,7 @@ def errors_of(diags: list[Diagnostic], task: Task) -> list[Diagnostic]:
 class Planner:
     """The real planner's verdict on one task of a session."""
 
-    def __init__(self, flink: FlinkSession) -> None:
+    def __init__(self, flink: FlinkPlanner) -> None:
         self.flink = flink
         self.semantic = check_codes()
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from flinkx_build.cache_root import flink_log_dir
-from flinkx_build.validate.engine import FlinkSession
-from flinkx_build.validate.engine import flink_available
 from tests.differential import harness
+from tests.helpers import flink_available
+from tests.helpers import open_flink
 
 SEED = 28
 
@@ -22,8 +21,8 @@ def verdicts(tmp_path_factory):
         pytest.skip(f"needs the Flink planner: {flink_available()}")
     root = tmp_path_factory.mktemp("differential")
     workspaces = harness.prepare_workspaces(root)
-    with FlinkSession(flink_log_dir(root / ".cache")) as flink:
-        planner = harness.Planner(flink)
+    with open_flink() as flink:
+        planner = harness.Planner(flink.planner)
         every = harness.generate(workspaces, planner)
         mutants = harness.select(every, SEED, per_kind=1)
         benign = [m for m in harness.select(every, SEED + 1, per_kind=2) if m[1].benign]

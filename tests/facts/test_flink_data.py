@@ -1,4 +1,4 @@
-"""The data files scripts/gen_flink_data.py derived from the real Flink 1.20 (no JVM needed).
+"""The record files derived once from the real Flink 1.20 (by the retired scripts/gen_flink_data.py; no JVM needed).
 
 Seed 001 (保留关键字): "如果使用以下字符串作为字段名，请在使用时使用反引号将该字段名包起来，例如 `value`,
 `count`" - if these strings are used as field names, quote them with backticks.

@@ -1,6 +1,6 @@
 """scripts/gen_flink_facts.py on the real jars: the committed catalogs are what it writes today,
 and the 1.20 catalog agrees with the data lint used before it (data/flink_reserved_words.json,
-data/flink_builtin_functions.txt, data/flink_types.txt, data/flink_sink_casts.json, written by scripts/gen_flink_data.py)."""
+data/flink_builtin_functions.txt, data/flink_types.txt, data/flink_sink_casts.json, written once by the retired scripts/gen_flink_data.py)."""
 from __future__ import annotations
 
 import json

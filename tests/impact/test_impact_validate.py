@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 from flinkx_build.impact.planner_check import open_flink
 from flinkx_build.pipeline import Session
 from tests.impact.test_impact_scenarios import ENRICH_T

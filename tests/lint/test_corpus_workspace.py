@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
 from tests.conftest import COOKBOOK
+from tests.helpers import flink_available
 
 # A task-local Python UDF: Flink would run Python to plan it, which no flinkx command does (FX195).
 LOADS_CODE = "udfs__01_python_udfs.sql"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from flinkx_build.planner import FlinkUnavailable
 from flinkx_build.planner import jar as driver
 from flinkx_build.planner import jars
 from flinkx_build.planner import service
@@ -52,7 +53,7 @@ def stop_all_services() -> None:
         lib = jars.installed_lib(target)
         try:
             jar = driver.driver_jar(target, lib, None) if lib is not None else None
-        except driver.DriverUnavailable:  # never compiled in this session: no service of it can be running
+        except FlinkUnavailable:  # never compiled in this session: no service of it can be running
             jar = None
         if jar is not None:
             service.stop(target, jar)
@@ -130,11 +131,11 @@ def test_without_java_lint_says_once_what_did_not_run_and_exits_as_before(tmp_pa
 def test_lint_never_downloads_a_target(tmp_path):
     ws = workspace(tmp_path, "2.3")
     home = tmp_path / "home"
-    result = lint(ws, env={**os.environ, "FLINKX_HOME": str(home), jars.WHEEL_DIR_ENV: ""})
+    result = lint(ws, env={**os.environ, "FLINKX_HOME": str(home), jars.WHEEL_DIR_ENV: "", jars.FLINK_HOME_ENV: ""})
     # the exit code is the fast checks' (FX497 on the upsert-key task), with or without the planner
     assert result.returncode == 1 and fx301(result) == [], result.stdout + result.stderr
-    assert ("flinkx: the planner check (FX301) did not run: FX303 the planner for Flink 2.3 is not installed: "
-            "run `flinkx validate` once") in result.stderr.splitlines()
+    assert ("flinkx: the planner check (FX301) did not run: FX303 the jars of Flink 2.3 are not here yet: run "
+            "`flinkx validate` once to fetch them (about 330 MB), or set $FLINKX_FLINK_HOME") in result.stderr.splitlines()
     assert not (home / "targets").exists()
 
 

@@ -1,7 +1,7 @@
 """The driver's `{"test": ...}` request (java/src/flinkx/planner/TestJob.java) on Flink 2.3's jars, spoken to directly.
 
-Rows in, typed rows out through the Source V2 / Sink V2 stand-in, in the wire format PyFlink's stand-in uses
-(validate/java FixtureValues); and the driver never runs what could load code: a catalog of a plugin's type,
+Rows in, typed rows out through the Source V2 / Sink V2 stand-in, in the fixture wire format
+(planner/java FixtureValues); and the driver never runs what could load code: a catalog of a plugin's type,
 ADD JAR, a SET outside the allow-list (docs/security.md).
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Version-sensitive tasks through both real planners (issue 29): each target's verdict, task by task.
 
-The driver (flinkx_build/planner/java) plans on the target's own jars: 1.20 from the flink extra, 2.3
-from the pinned apache-flink-libraries wheel (fetched once a session, `conftest.jars_23`).
+The driver (flinkx_build/planner/java) plans on the target's own jars: 1.20 and 2.3 each from its pinned
+apache-flink-libraries archive (unpacked once a machine, tests/conftest.py).
 """
 from __future__ import annotations
 

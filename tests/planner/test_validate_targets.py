@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "targets"
 
 
@@ -36,14 +38,16 @@ def test_every_version_with_facts_has_a_planner_and_back():
     assert set(supported_versions()) == set(TARGETS)
 
 
-def test_jars_that_cannot_be_fetched_are_one_line_and_exit_2(tmp_path):
+@pytest.mark.parametrize("version, release", [("1.20", "1.20.5"), ("2.3", "2.3.0")])
+def test_jars_that_cannot_be_fetched_are_one_line_and_exit_2(tmp_path, version, release):
     home = tmp_path / "home"
-    env = {**os.environ, "FLINKX_HOME": str(home), "PIP_CONFIG_FILE": "/dev/null",
-           "PIP_INDEX_URL": (tmp_path / "no-index").as_uri(), "FLINKX_WHEEL_DIR": ""}
-    done = validate(tmp_path, "2.3", env)
+    env = {k: v for k, v in os.environ.items() if k not in ("FLINKX_FLINK_HOME", "PIP_FIND_LINKS")}
+    env.update({"FLINKX_HOME": str(home), "PIP_CONFIG_FILE": "/dev/null", "PIP_INDEX_URL": (tmp_path / "no-index").as_uri(),
+                "FLINKX_WHEEL_DIR": ""})
+    done = validate(tmp_path, version, env)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
-    assert lines[0].startswith("flinkx: fetching the Flink 2.3 planner's jars (apache-flink-libraries 2.3.0")
-    assert lines[-1].startswith("flinkx: error: flinkx validate could not start Flink 2.3: FX303 could not download "
-                                "apache-flink-libraries 2.3.0 (the Flink 2.3 planner's jars): ")
-    assert not list((home / "targets").glob("*/lib")) and not list(home.rglob("*.whl"))
+    assert lines[0].startswith(f"flinkx: fetching the Flink {version} jars (apache-flink-libraries {release}")
+    assert lines[-1].startswith(f"flinkx: error: flinkx validate could not start Flink {version}: FX303 could not download "
+                                f"apache-flink-libraries {release} (the Flink {version} jars): ")
+    assert not list((home / "targets").glob("*/lib")) and not list(home.rglob("*.whl")) and not list(home.rglob("*.tar.gz"))

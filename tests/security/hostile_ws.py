@@ -2,12 +2,12 @@
 static initialiser writes a marker file the moment any JVM loads its class."""
 from __future__ import annotations
 
-import os
 import subprocess
 import zipfile
 from pathlib import Path
 
-from flinkx_build.validate import jvm as jvmlib
+from flinkx_build.child_process import java_tool
+from tests.facts.jars import flink_lib
 
 EVIL = """
 package evil;
@@ -46,14 +46,13 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign
 
 def evil_jar(work: Path, marker: Path) -> Path:
     """A jar of one scalar function, `evil.Evil`, compiled here with javac."""
-    toolchain = jvmlib.find_toolchain()
-    assert isinstance(toolchain, jvmlib.Toolchain) and toolchain.javac is not None
+    javac, lib = java_tool("javac"), flink_lib("1.20")
+    assert javac is not None and lib is not None
     source = work / "src" / "evil" / "Evil.java"
     source.parent.mkdir(parents=True)
     source.write_text(EVIL % ('"' + str(marker).replace("\\", "\\\\") + '"'), encoding="utf-8")
     classes = work / "classes"
-    classpath = os.pathsep.join(str(toolchain.flink_home / d / "*") for d in ("lib", "opt"))
-    subprocess.run([toolchain.javac, "--release", "11", "-cp", classpath, "-d", str(classes), str(source)],
+    subprocess.run([javac, "--release", "11", "-cp", str(lib / "*"), "-d", str(classes), str(source)],
                    check=True, capture_output=True)
     jar = work / "evil.jar"
     with zipfile.ZipFile(jar, "w") as zf:

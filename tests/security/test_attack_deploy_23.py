@@ -16,9 +16,9 @@ from tests.security.test_attack_engine_settings import Listener
 @pytest.mark.network
 @needs_planner("2.3")
 def test_the_2_3_client_never_submits_with_a_tasks_jars(tmp_path):
-    from flinkx_build.deploy.driver_client import DriverFlink
-    from flinkx_build.deploy.flink import DeployFlinkError
+    from flinkx_build.deploy.client import FlinkClient
     from flinkx_build.deploy.identity import Statement
+    from flinkx_build.deploy.submission import DeployFlinkError
 
     jar = tmp_path / "lib" / "evil.jar"
     jar.parent.mkdir()
@@ -31,7 +31,7 @@ def test_the_2_3_client_never_submits_with_a_tasks_jars(tmp_path):
     ]
     listener = Listener()
     try:
-        with DriverFlink("2.3", []) as flink:
+        with FlinkClient("2.3", []) as flink:
             with pytest.raises(DeployFlinkError) as refused:
                 flink.submit(statements, f"http://127.0.0.1:{listener.port}", "flinkx:ws/p/t", {})
     finally:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from flinkx_build import engine_settings
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 from tests.security.hostile_ws import tree_state
 from tests.security.hostile_ws import workspace
 
@@ -186,9 +186,9 @@ def test_deploy_apply_refuses_a_tasks_jars_before_it_contacts_the_cluster(tmp_pa
 def test_the_deploy_client_never_submits_with_a_tasks_jars(tmp_path):
     """The submission itself refuses the SET too (a rollback submits statements that come back
     from the cluster, not from the checked build): nothing is sent to the cluster."""
-    from flinkx_build.deploy.flink import DeployFlink
-    from flinkx_build.deploy.flink import DeployFlinkError
+    from flinkx_build.deploy.client import FlinkClient
     from flinkx_build.deploy.identity import Statement
+    from flinkx_build.deploy.submission import DeployFlinkError
 
     jar = tmp_path / "lib" / "evil.jar"
     jar.parent.mkdir()
@@ -201,7 +201,7 @@ def test_the_deploy_client_never_submits_with_a_tasks_jars(tmp_path):
     ]
     listener = Listener()
     try:
-        with DeployFlink(tmp_path / "logs", []) as flink:
+        with FlinkClient("1.20", []) as flink:
             with pytest.raises(DeployFlinkError) as refused:
                 flink.submit(statements, f"http://127.0.0.1:{listener.port}", "flinkx:ws/p/t", {})
     finally:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 from tests.security.hostile_ws import INSERT
 from tests.security.hostile_ws import commit
 from tests.security.hostile_ws import evil_jar
@@ -75,9 +75,9 @@ def test_impact_state_compat_never_loads_the_workspaces_code(tmp_path, task, lin
 def test_the_planner_deploy_uses_refuses_statements_that_load_code(tmp_path, loading, keywords):
     """`deploy --plan` and apply's verdict: the deployed job's statements come back from the
     cluster, and the new ones from the pull request; the planner decides on Flink's parse."""
-    from flinkx_build.deploy.flink import DeployFlink
-    from flinkx_build.deploy.flink import DeployFlinkError
+    from flinkx_build.deploy.client import FlinkClient
     from flinkx_build.deploy.identity import Statement
+    from flinkx_build.deploy.submission import DeployFlinkError
 
     marker = tmp_path / "evil-code-ran"
     jar = evil_jar(tmp_path / "jar", marker)
@@ -88,7 +88,7 @@ def test_the_planner_deploy_uses_refuses_statements_that_load_code(tmp_path, loa
         Statement("create_function", "CREATE TEMPORARY FUNCTION f AS 'evil.Evil'"),
         Statement("insert", "INSERT INTO snk SELECT f(s) FROM src"),
     ]
-    with DeployFlink(tmp_path / "logs", []) as flink:
+    with FlinkClient("1.20", []) as flink:
         with pytest.raises(DeployFlinkError) as refused:
             flink.compile_plan(statements)
     assert not marker.exists(), "the jar's code ran while planning"
@@ -99,7 +99,7 @@ def test_the_planner_deploy_uses_refuses_statements_that_load_code(tmp_path, loa
 def test_a_function_with_a_jar_is_planned_as_its_declared_stand_in(tmp_path):
     """The planner deploy uses registers a function from its declared signature: the class and
     jar a statement names are never loaded, and the plan still compiles."""
-    from flinkx_build.deploy.flink import DeployFlink
+    from flinkx_build.deploy.client import FlinkClient
     from flinkx_build.deploy.identity import Statement
     from flinkx_build.validate.contract import UdfStub
 
@@ -111,7 +111,7 @@ def test_a_function_with_a_jar_is_planned_as_its_declared_stand_in(tmp_path):
         Statement("create_function", f"CREATE TEMPORARY FUNCTION f AS 'evil.Evil' LANGUAGE JAVA USING JAR '{jar.as_uri()}'"),
         Statement("insert", "INSERT INTO snk SELECT f(s) FROM src"),
     ]
-    with DeployFlink(tmp_path / "logs", []) as flink:
+    with FlinkClient("1.20", []) as flink:
         plan = flink.compile_plan(statements, (UdfStub("f", "STRING"),))
     assert not marker.exists(), "the jar's code ran while planning"
     assert plan["nodes"], plan

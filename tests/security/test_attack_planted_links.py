@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "validate_errors"

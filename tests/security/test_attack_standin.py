@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from flinkx_build.child_process import java_tool
 from flinkx_build.planner import jars
 from flinkx_build.planner.jar import driver_jar
 from flinkx_build.planner.session import open_planner
-from flinkx_build.planner.session import planner_problem
 from flinkx_build.targets import TARGETS
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
-from flinkx_build.validate.jvm import java_tool
 from tests.conftest import write_tree
 from tests.planner.conftest import jars_23  # noqa: F401 - the session fixture: Flink 2.3's jars
 from tests.planner.conftest import needs_planner

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from flinkx_build.planner import FlinkUnavailable
 from flinkx_build.planner import jars
-from flinkx_build.planner.session import PlannerUnavailable
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import planner_problem
 from flinkx_build.targets import DEFAULT_VERSION
@@ -49,6 +49,7 @@ def test_a_committed_pip_package_never_runs_when_the_jars_are_fetched(tmp_path, 
     monkeypatch.chdir(ws)
     monkeypatch.setenv("FLINKX_HOME", str(tmp_path / "home"))  # nothing fetched yet
     monkeypatch.delenv(jars.WHEEL_DIR_ENV, raising=False)
+    monkeypatch.delenv(jars.FLINK_HOME_ENV, raising=False)
     # the real pip must find nothing quickly: an empty index, no configuration files, no find-links
     for key in [k for k in os.environ if k.startswith("PIP_")]:
         monkeypatch.delenv(key)
@@ -56,7 +57,7 @@ def test_a_committed_pip_package_never_runs_when_the_jars_are_fetched(tmp_path, 
     monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
     monkeypatch.setenv("PIP_INDEX_URL", (tmp_path / "empty-index").as_uri())
     target = next(t for t in TARGETS.values() if jars.installed_lib(t) is None)
-    with pytest.raises(jars.JarsUnavailable) as refused:
+    with pytest.raises(FlinkUnavailable) as refused:
         jars.jars_lib(target, io.StringIO())
     assert not marker.exists(), "the workspace's pip/__main__.py ran"
     assert str(refused.value).startswith("FX303 could not download apache-flink-libraries")
@@ -73,8 +74,9 @@ def test_a_committed_git_never_runs_for_impact(tmp_path, monkeypatch, cli):
     assert result.exit_code == 0, result.stderr
 
 
-@pytest.mark.skipif(planner_problem(DEFAULT_VERSION, fetch=False) is not None,
-                    reason=f"no planner here: {planner_problem(DEFAULT_VERSION, fetch=False)}")
+@pytest.mark.flink
+@pytest.mark.skipif(planner_problem(DEFAULT_VERSION, fetch=True) is not None,
+                    reason=f"no planner here: {planner_problem(DEFAULT_VERSION, fetch=True)}")
 def test_a_committed_java_never_runs_for_the_planner(tmp_path, monkeypatch):
     with open_planner(DEFAULT_VERSION, fetch=False):
         pass  # the driver jar is built: the next start needs only java
@@ -88,7 +90,7 @@ def test_a_committed_java_never_runs_for_the_planner(tmp_path, monkeypatch):
     try:
         with open_planner(DEFAULT_VERSION, fetch=False) as planner:
             assert planner.flink_version.startswith(DEFAULT_VERSION)
-    except PlannerUnavailable as exc:
+    except FlinkUnavailable as exc:
         pytest.fail(f"the planner did not start: {exc}")
     assert not marker.exists(), "the workspace's java ran"
 

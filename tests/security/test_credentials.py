@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from flinkx_build.cache_root import flink_log_dir
+from flinkx_build.cache_root import user_cache_dir
 from flinkx_build.credentials import MASK
 from flinkx_build.credentials import has_literal_credential
 from flinkx_build.credentials import is_credential_key
@@ -14,6 +14,10 @@ from flinkx_build.credentials import mask_text
 from flinkx_build.credentials import mask_value
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
+from flinkx_build.planner.session import open_planner
+from flinkx_build.targets import DEFAULT_VERSION
+from flinkx_build.validate.contract import ScriptToValidate
+from tests.helpers import flink_available
 from tests.helpers import session_for
 from tests.security.secret_ws import LITERALS
 from tests.security.secret_ws import WORKSPACE
@@ -108,8 +112,8 @@ def test_build_output_shows_no_literal(ws, cli):
 
 def test_compiled_sql_keeps_literals_and_placeholders_and_the_manifest_shows_neither(ws):
     """Flink needs the value: compiled SQL is the one place a literal credential appears."""
-    from flinkx_build.workspace_build.compile_all import compile_workspace
     from flinkx_build.emit.manifest import build_manifest
+    from flinkx_build.workspace_build.compile_all import compile_workspace
 
     session = session_for(ws)
     compiled = session.compiled(_task(session)).text
@@ -200,12 +204,24 @@ def test_impact_of_a_changed_credential_names_the_option_not_its_values(tmp_path
     assert "ChangedPw1234" not in out
 
 
-def test_validate_output_and_flink_logs_hold_no_literal(ws, cli):
-    pytest.importorskip("pyflink")
+@pytest.mark.flink
+def test_validate_output_and_flink_logs_hold_no_literal(ws, cli, monkeypatch):
+    if flink_available() is not None:
+        pytest.skip(f"Flink unavailable: {flink_available()}")
     result = cli("validate", str(ws))
     assert result.exit_code == 0, result.lines
     _assert_no_literal(result.stdout + result.stderr, "validate output")
-    logs = [p for p in flink_log_dir(ws / ".flinkx-cache").rglob("*") if p.is_file()]  # the user cache's
-    assert logs, "Flink wrote no log: nothing was checked"
+    # the warm planner's log, the one file Flink's JVM writes: every task planned through the service
+    monkeypatch.setenv("FLINKX_PLANNER_IDLE_SECONDS", "20")
+    session = session_for(ws)
+    with open_planner(DEFAULT_VERSION, fetch=False, warm=True) as planner:
+        for task in session.workspace.all_tasks():
+            script = session.compiled(task)
+            found = planner.validate(ScriptToValidate(script.key, "x.sql", tuple(script.statements), tuple(script.udfs)))
+            _assert_no_literal(" ".join(f.message for f in found), f"the planner's findings on {task.key}")
+    logs = [p for p in (user_cache_dir() / "planner").glob("*.log") if p.is_file()]
+    assert logs, "the planner wrote no log: nothing was checked"
     for path in logs:
         _assert_no_literal(path.read_text(errors="replace"), str(path))
+
+

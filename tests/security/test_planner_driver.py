@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from flinkx_build.child_process import java_tool
 from flinkx_build.planner import jars
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import planner_problem
 from flinkx_build.targets import TARGETS
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
-from flinkx_build.validate.jvm import java_tool
 from tests.security.test_planted_jar import PLANTED
 
 pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None,

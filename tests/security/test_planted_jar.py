@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate import jvm as jvmlib
-from flinkx_build.validate.engine import flink_available
+from flinkx_build.child_process import java_tool
+from flinkx_build.planner import jar as driver
+from flinkx_build.targets import TARGETS
+from tests.facts.jars import flink_lib
+from tests.helpers import flink_available
 
 pytestmark = pytest.mark.flink
 needs_flink = pytest.mark.skipif(flink_available() is not None, reason=f"Flink extra not usable: {flink_available()}")
@@ -46,19 +49,20 @@ public class Planted implements Factory {
 """
 
 
-def _planted_jar(work: Path, marker: Path, toolchain: jvmlib.Toolchain) -> Path:
-    """flinkx's genuine stand-in jar plus a table factory that writes `marker` the moment Flink
+def _planted_jar(work: Path, marker: Path) -> Path:
+    """flinkx's genuine planner driver jar plus a table factory that writes `marker` the moment Flink
     discovers it: a jar that validation runs with as usual, and runs the planted code."""
+    javac, lib = java_tool("javac"), flink_lib("1.20")
+    assert javac is not None and lib is not None
     source = work / "src" / "planted" / "Planted.java"
     source.parent.mkdir(parents=True)
     source.write_text(PLANTED % ('"' + str(marker).replace("\\", "\\\\") + '"'), encoding="utf-8")
     classes = work / "classes"
-    classpath = os.pathsep.join(str(toolchain.flink_home / d / "*") for d in ("lib", "opt"))
-    subprocess.run([toolchain.javac, "--release", "11", "-cp", classpath, "-d", str(classes), str(source)],
+    subprocess.run([javac, "--release", "11", "-cp", str(lib / "*"), "-d", str(classes), str(source)],
                    check=True, capture_output=True)
-    genuine = jvmlib.standin_jar(toolchain)
+    genuine = driver.driver_jar(TARGETS["1.20"], lib, javac)
     services = "META-INF/services/org.apache.flink.table.factories.Factory"
-    jar = work / jvmlib.JAR_NAME
+    jar = work / driver.JAR_NAME
     with zipfile.ZipFile(genuine) as original, zipfile.ZipFile(jar, "w") as zf:
         listed = original.read(services).decode() if services in original.namelist() else ""
         for item in original.infolist():
@@ -71,15 +75,14 @@ def _planted_jar(work: Path, marker: Path, toolchain: jvmlib.Toolchain) -> Path:
 
 @needs_flink
 def test_a_stand_in_jar_committed_in_the_cache_folder_is_never_loaded(tmp_path):
-    toolchain = jvmlib.find_toolchain()
-    assert isinstance(toolchain, jvmlib.Toolchain) and toolchain.javac is not None
     marker = tmp_path / "planted-code-ran"
-    jar = _planted_jar(tmp_path / "jar", marker, toolchain)
+    jar = _planted_jar(tmp_path / "jar", marker)
     ws = tmp_path / "ws"
     shutil.copytree(FIXTURE, ws)
-    # every place the workspace's cache folder could offer a stand-in jar under the computed name
-    for folder in ("validate-jar", "standin-jar"):
-        planted = ws / ".flinkx-cache" / folder / jvmlib.sources_hash(toolchain) / jvmlib.JAR_NAME
+    # every place the workspace's cache folder could offer flinkx's jar under the name it computes
+    target = TARGETS["1.20"]
+    for folder in (f"planner-jar/{target.version}-{driver.sources_hash(target)}", "validate-jar/x", "standin-jar/x"):
+        planted = ws / ".flinkx-cache" / folder / driver.JAR_NAME
         planted.parent.mkdir(parents=True)
         shutil.copyfile(jar, planted)
     # and a log folder planted as a link out: the JVM would write Flink's logs through it
@@ -102,12 +105,10 @@ def test_a_stand_in_jar_committed_in_the_cache_folder_is_never_loaded(tmp_path):
 def test_a_jar_a_task_names_in_set_is_never_loaded_while_validating(tmp_path):
     """`SET 'pipeline.jars'` / `'pipeline.classpaths'` to a jar committed in the workspace: validate
     refuses both SETs (FX196, the allow-list of engine settings) and loads nothing from them."""
-    toolchain = jvmlib.find_toolchain()
-    assert isinstance(toolchain, jvmlib.Toolchain) and toolchain.javac is not None
     marker = tmp_path / "planted-code-ran"
     ws = tmp_path / "ws"
     shutil.copytree(FIXTURE, ws)
-    jar = _planted_jar(tmp_path / "jar", marker, toolchain)
+    jar = _planted_jar(tmp_path / "jar", marker)
     committed = ws / "lib" / "connector.jar"
     committed.parent.mkdir()
     shutil.copyfile(jar, committed)
@@ -128,19 +129,20 @@ def test_a_jar_a_task_names_in_set_is_never_loaded_while_validating(tmp_path):
 @pytest.mark.parametrize("command", [["validate", "ws"], ["impact", "ws", "--base", "HEAD", "--validate"]])
 def test_an_unusable_user_cache_folder_says_how_to_choose_another(tmp_path, command):
     """An environment problem: exit 2 and one line, not an internal error."""
-    not_a_folder = tmp_path / "home"
+    not_a_folder = tmp_path / "home"  # outside the checkout (a user cache inside one is refused first)
     not_a_folder.write_text("a file")
-    shutil.copytree(FIXTURE, tmp_path / "ws")
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo / "ws")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
-    subprocess.run([*git, "commit", "-qm", "base"], cwd=tmp_path, check=True)
-    good = tmp_path / "ws" / "projects" / "p" / "tasks" / "good.sql"
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=repo, check=True)
+    good = repo / "ws" / "projects" / "p" / "tasks" / "good.sql"
     good.write_text(good.read_text(encoding="utf-8").replace("WHERE paid", "WHERE NOT paid"), encoding="utf-8")
     env = {**os.environ, "FLINKX_HOME": str(not_a_folder)}
-    result = subprocess.run([sys.executable, "-m", "flinkx_build", *command], cwd=tmp_path, env=env,
+    result = subprocess.run([sys.executable, "-m", "flinkx_build", *command], cwd=repo, env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 2 and "Traceback" not in result.stderr and "internal error" not in result.stderr
     assert f"flinkx {command[0]}" in result.stderr and "could not start Flink" in result.stderr
-    assert "cannot hold the stand-in jar" in result.stderr and "set FLINKX_HOME to a folder of yours" in result.stderr
+    assert "cannot hold the planner driver" in result.stderr and "set FLINKX_HOME to a folder of yours" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

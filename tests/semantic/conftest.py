@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from flinkx_build.validate.contract import ScriptToValidate
-from flinkx_build.validate.engine import FlinkSession
+from tests.helpers import Flink
 from tests.helpers import flink_session
 
 TABLES = {
@@ -123,7 +123,7 @@ def flink(tmp_path_factory):
         yield session
 
 
-def flink_rejects(flink: FlinkSession, session, task) -> list[str]:
+def flink_rejects(flink: Flink, session, task) -> list[str]:
     """Flink's messages for the compiled task (empty when Flink accepts it)."""
     script = session.compiled(task)
     to_check = ScriptToValidate(script.key, f"{script.key}.sql", tuple(script.statements), tuple(script.udfs), session.mode)

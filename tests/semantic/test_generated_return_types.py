@@ -7,7 +7,7 @@ import pytest
 
 from flinkx_build.flink_data import facts_for
 from flinkx_build.semantic.functions import call_type
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 
 SOURCE = "CREATE TEMPORARY TABLE src (ts TIMESTAMP(3), s STRING) WITH ('connector' = 'datagen');\n"
 # the old table: TIMESTAMPDIFF BIGINT (the planner: INT), LOCALTIMESTAMP TIMESTAMP_LTZ(3) (the planner: TIMESTAMP(3))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 
 TICKER = """\
 name: ticker

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from tests.helpers import flink_available
 from tests.semantic.shape_cases import assert_alone_it_lints_and_builds_clean
 from tests.semantic.shape_cases import assert_the_wrong_one_still_fires
 from tests.semantic.shape_cases import shape_workspace

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
 from tests.conftest import EXAMPLE
+from tests.helpers import flink_available
 
 FLINK_MISSING = flink_available()
 needs_flink = pytest.mark.skipif(FLINK_MISSING is not None, reason=f"Flink extra not usable: {FLINK_MISSING}")

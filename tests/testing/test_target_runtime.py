@@ -1,8 +1,8 @@
 """`flinkx test` on a 2.3 workspace runs on Flink 2.3's own runtime (flinkx's driver on the 2.3 jars), with
-the results, messages and exit codes of 1.20's PyFlink run (issue 29 item 2).
+the results, messages and exit codes of 1.20's run (issue 29 item 2; both on the driver since issue 42).
 
-Each test is one real CLI run on a copy of the example workspace; the 2.3 jars come from the session's
-`jars_23` (the pinned wheel, $FLINKX_WHEEL_DIR in CI).
+Each test is one real CLI run on a copy of the example workspace; the jars are unpacked once a machine
+(tests/conftest.py: the pinned archives, $FLINKX_WHEEL_DIR in CI).
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_a_task_flink_23_refuses_fails_its_tests_with_23s_message(tmp_path, jars
 
 @needs_flink
 def test_failing_expectations_fail_alike_on_both_versions(tmp_path, jars_23):
-    """test_failures.py's failing cases, run on 1.20 (PyFlink) and on 2.3 (the driver): the same report, line
+    """test_failures.py's failing cases, run on 1.20 and on 2.3 (each on its own jars): the same report, line
     for line (timings aside), and the same exit code. The two tasks into the jdbc sink turn 2.3's ON CONFLICT
     check off (an allowed SET; 1.20 has no such option and ignores it), so both versions plan them."""
     outputs = {}

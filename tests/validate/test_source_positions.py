@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from flinkx_build.validate.contract import CompiledStatement
-from flinkx_build.validate.engine import flink_available
 from flinkx_build.validate.positions import to_task
+from tests.helpers import flink_available
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "validate_errors"
 SHIFTED = "INSERT INTO p.kafka_sink SELECT order_id, amount FROM p.orders o WHERE o.amountt > 0;\n"

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.validate.engine import flink_available
+from flinkx_build.planner.session import planner_problem
 from tests.conftest import EXAMPLE
 
 pytestmark = pytest.mark.flink
-needs_flink = pytest.mark.skipif(flink_available() is not None, reason=f"Flink extra not usable: {flink_available()}")
+needs_flink = pytest.mark.skipif(planner_problem("1.20", fetch=True) is not None,
+                                 reason=f"no Flink 1.20 here: {planner_problem('1.20', fetch=True)}")
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "validate_errors"
 
 
@@ -69,12 +70,14 @@ def test_example_workspace_validates(tmp_path):
     assert re.search(r"Flink accepts all \d+ tasks", result.stderr)  # the summary is on stderr
 
 
-@pytest.mark.parametrize("broken", ["flink_home", "java"])
-def test_without_flink_it_says_how_to_install_and_exits_2(tmp_path, broken):
+@pytest.mark.parametrize("broken", ["offline", "java"])
+def test_without_flink_it_says_what_is_missing_and_exits_2(tmp_path, broken):
     shutil.copytree(FIXTURE, tmp_path / "ws")
-    env = dict(os.environ)
-    if broken == "flink_home":
-        env["FLINK_HOME"] = str(tmp_path)  # a Flink installation without its jars
+    env = {k: v for k, v in os.environ.items() if k not in ("FLINKX_FLINK_HOME", "FLINKX_WHEEL_DIR", "PIP_FIND_LINKS")}
+    if broken == "offline":  # a fresh machine whose package index has no Flink
+        (tmp_path / "empty-index").mkdir()
+        env.update(FLINKX_HOME=str(tmp_path / "home"), PIP_CONFIG_FILE=os.devnull,
+                   PIP_INDEX_URL=(tmp_path / "empty-index").as_uri())
     else:
         env.pop("JAVA_HOME", None)
         bin_dir = tmp_path / "bin"
@@ -84,10 +87,12 @@ def test_without_flink_it_says_how_to_install_and_exits_2(tmp_path, broken):
     result = run_flinkx("validate", "ws", cwd=tmp_path, env=env)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
-    [line] = result.stderr.strip().splitlines()
-    if broken == "java":  # PyFlink is installed: say Java is missing, not "install the extra"
+    line = result.stderr.strip().splitlines()[-1]
+    if broken == "java":
+        assert result.stderr.strip() == line
         assert line.startswith("flinkx: error: flinkx validate needs Java 17: Java was not found")
         assert "pip install" not in line and "Java 17 JDK" in line
-    else:
-        assert line.startswith("flinkx: error: flinkx validate needs Apache Flink:")
-        assert 'pip install "flinkx-build[flink]"' in line
+    else:  # after the progress line and pip's own words: one line that says what to do
+        assert line.startswith("flinkx: error: flinkx validate could not start Flink 1.20: FX303 could not download "
+                               "apache-flink-libraries 1.20.5")
+        assert "$FLINKX_WHEEL_DIR" in line and "$FLINKX_FLINK_HOME" in line

@@ -25,12 +25,10 @@ def outcomes_path(version: str) -> Path:
 
 
 def distribution(version: str, root: Path):  # type: ignore[no-untyped-def]
-    """The Flink distribution a cluster of `version` is made of (None: the flink extra's 1.20)."""
-    if version == "2.3":
-        from tests.deploy.flink23 import distribution as dist23
+    """The Flink distribution a cluster of `version` is made of (from the package index's archives)."""
+    from tests.deploy.flink_dist import distribution as from_the_index
 
-        return dist23(root)
-    return None
+    return from_the_index(root, version)
 
 
 def run_version(version: str, root: Path, cases: list[Case], fresh_runs: bool = True) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from flinkx_build.deploy.cluster import FlinkRest
-from flinkx_build.deploy.flink import refusal
-from flinkx_build.deploy.flink import submission_steps
-from flinkx_build.deploy.flink import submit_options
+from flinkx_build.deploy.submission import refusal
+from flinkx_build.deploy.submission import submission_steps
+from flinkx_build.deploy.submission import submit_options
 from flinkx_build.java_jar import build_jar
 from flinkx_build.planner import protocol
 from flinkx_build.planner.process import Planner

@@ -25,13 +25,14 @@ import org.apache.flink.table.api.internal.TableEnvironmentInternal;
 import org.apache.flink.table.functions.UserDefinedFunction;
 import org.apache.flink.table.operations.Operation;
 
+import flinkx.standin.FixtureConnector;
 import flinkx.standin.StandinAggregateFunction;
 import flinkx.standin.StandinScalarFunction;
 import flinkx.standin.StandinTableFunction;
 
 /**
- * flinkx deploy's Flink client on the driver's Flink (issue 29 item 5): what flinkx_build/deploy/flink.py does
- * through PyFlink's gateway on 1.20, as two requests.
+ * flinkx deploy's Flink client on the driver's Flink (issue 29 item 5; flinkx_build/deploy/client.py), as two
+ * requests.
  *
  * <pre>
  *   {"id", "deploy": "compile_plan", "statements": [{"kind", "sql"}], "udfs": [...], "operations": {...},
@@ -194,7 +195,7 @@ final class DeployClient {
                 tenv.executeInternal(swapped);
                 Object table = Reflect.call(Reflect.call(swapped, "getCatalogTable"), "getOptions");
                 connectors.put(String.valueOf(Reflect.call(Reflect.call(operation, "getTableIdentifier"), "asSerializableString")),
-                        String.valueOf(((Map<?, ?>) table).get(PlanningTableFactory.ORIGINAL)));
+                        String.valueOf(((Map<?, ?>) table).get(FixtureConnector.ORIGINAL)));
             } else if (functions.contains(name)) {
                 standinFunction(tenv, operation, name, request.path("udfs"), index);
             } else if (startsWithAny(name, catalogOnly) || safeCatalog(policy, operation)) {
@@ -212,7 +213,7 @@ final class DeployClient {
         for (String insert : inserts) {
             guard(tenv, insert, -1);
         }
-        StatementGuard.reapply(tenv, policy::swap, PlanningTableFactory.IDENTIFIER);
+        StatementGuard.reapply(tenv, policy::swap, FixtureConnector.IDENTIFIER);
         config.set(ConfigOptions.key("parallelism.default").stringType().noDefaultValue(), "1");
         StatementSet set = tenv.createStatementSet();
         for (String insert : inserts) {

@@ -8,6 +8,8 @@ import java.util.Set;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 
+import flinkx.standin.FixtureConnector;
+
 /**
  * What the Python side decides and sends as the driver's first line: which SET keys a task may change
  * (flinkx_build/engine_settings.py), which catalog types are safe, and each connector's changelog
@@ -81,8 +83,8 @@ final class Policy {
         // a legacy descriptor's 'connector.type' makes Flink look for a legacy TableSourceFactory, whatever
         // 'connector' says: the stand-in plays it only without that key (the original stays recorded below)
         swapped.remove("connector.type");
-        swapped.put("connector", PlanningTableFactory.IDENTIFIER);
-        swapped.put(PlanningTableFactory.ORIGINAL, connector);
+        swapped.put("connector", FixtureConnector.IDENTIFIER);
+        swapped.put(FixtureConnector.ORIGINAL, connector);
         boolean changelogFormat = false;
         for (String key : new String[] {"format", "value.format"}) {
             changelogFormat |= options.containsKey(key)
@@ -92,15 +94,15 @@ final class Policy {
                 : connector.endsWith("-cdc") || changelogFormat ? "all" : "insert";
         String sink = allChangesSinks.contains(connector) || changelogFormat ? "all"
                 : appendOnlySinks.contains(connector) ? "insert" : "upsert";
-        swapped.put(PlanningTableFactory.SOURCE_CHANGELOG, source);
-        swapped.put(PlanningTableFactory.SINK_CHANGELOG, sink);
+        swapped.put(FixtureConnector.SOURCE_CHANGELOG, source);
+        swapped.put(FixtureConnector.SINK_CHANGELOG, sink);
         return swapped;
     }
 
     private static String original(Map<String, String> options) {
         String connector = options.getOrDefault("connector", "");
-        if (connector.equals(PlanningTableFactory.IDENTIFIER)) {
-            return options.getOrDefault(PlanningTableFactory.ORIGINAL, "unknown");
+        if (connector.equals(FixtureConnector.IDENTIFIER)) {
+            return options.getOrDefault(FixtureConnector.ORIGINAL, "unknown");
         }
         for (String key : new String[] {"connector", "connector.type", "type"}) {
             String value = options.get(key);

@@ -6,8 +6,8 @@ import java.lang.reflect.Method;
 
 /**
  * Calls by name. The planner's own classes (Calcite nodes, the parser) live in the planner loader's
- * class loader and their signatures differ between Flink versions, so the driver reaches them this way,
- * as the Python engine does through py4j.
+ * class loader and their signatures differ between Flink versions, so the driver reaches them this way:
+ * one source serves every target.
  */
 final class Reflect {
     private Reflect() {}

@@ -25,12 +25,13 @@ import org.apache.flink.table.delegation.Parser;
 import org.apache.flink.table.functions.UserDefinedFunction;
 import org.apache.flink.table.operations.Operation;
 
+import flinkx.standin.FixtureConnector;
 import flinkx.standin.StandinAggregateFunction;
 import flinkx.standin.StandinScalarFunction;
 import flinkx.standin.StandinTableFunction;
 
 /**
- * Plans one task the way flinkx_build/validate/engine.py does: a syntax pass over every statement with
+ * Plans one task for validate and lint: a syntax pass over every statement with
  * Flink's own parser, then statements in order in a fresh TableEnvironment (DDL with the stand-in
  * connector, functions as stand-ins of their declared type, queries and INSERTs EXPLAINed, statement
  * sets planned together). Nothing runs a job: what to do is decided on the parsed node's class.
@@ -112,7 +113,7 @@ final class ScriptPlanner {
                 state.report(i, "semantic", e);
             }
             try {
-                StatementGuard.reapply(state.tenv, policy::swap, PlanningTableFactory.IDENTIFIER);
+                StatementGuard.reapply(state.tenv, policy::swap, FixtureConnector.IDENTIFIER);
             } catch (Throwable e) {
                 state.report(i, "semantic", e);
             }

@@ -36,7 +36,7 @@ import flinkx.standin.StandinTableFunction;
 
 /**
  * Runs one {@code flinkx test} case on the Flink whose jars are on the class path, as flinkx_build/testing/run.py
- * does on PyFlink: a fresh TableEnvironment, the task's statements in order with every table on the fixture
+ * decides it: a fresh TableEnvironment, the task's statements in order with every table on the fixture
  * stand-in ({@link FixtureConnector}), the INSERTs as one job on a MiniCluster of this JVM, then the changes
  * each sink received. The Python side decides what each statement is and what a test may run; this applies it.
  *
@@ -60,13 +60,17 @@ final class TestJob {
 
     private TestJob() {}
 
-    /** This JVM's MiniCluster (its REST endpoint bound to 127.0.0.1), started on first use; jobs reach it through
+    /** This JVM's MiniCluster (everything it opens bound to 127.0.0.1), started on first use; jobs reach it through
      *  {@link TestExecutor}. */
     static synchronized MiniCluster cluster() throws Exception {
         if (cluster == null) {
             Configuration config = new Configuration();
-            put(config, "rest.address", "127.0.0.1");
-            put(config, "rest.bind-address", "127.0.0.1");
+            // everything the cluster opens on loopback: REST, and the bind hosts the blob server (the JobManager's)
+            // and the data exchange (the TaskManager's) take, which default to every interface
+            for (String key : new String[] {"rest.address", "rest.bind-address", "jobmanager.bind-host",
+                    "taskmanager.bind-host", "taskmanager.host"}) {
+                put(config, key, "127.0.0.1");
+            }
             put(config, "rest.port", "0");
             // per-operator late rows (numLateRecordsDropped) for the test's report
             put(config, "metrics.reporter.flinkx.factory.class", FixtureMetrics.class.getName());
@@ -283,7 +287,7 @@ final class TestJob {
         }
     }
 
-    /** The exception chain, outermost first, as the Python side reads a py4j one (testing/run.py). */
+    /** The exception chain, outermost first, as the Python side reads it (testing/run.py). */
     private static ArrayNode chain(Throwable error) {
         ArrayNode chain = NODES.arrayNode();
         Throwable current = error;

@@ -18,20 +18,21 @@ import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.types.DataType;
 
 /**
- * The stand-in connector of {@code flinkx test} in the planner driver (flinkx_build/planner/java): the same
- * changelog behaviour as the validator's stand-in (decided on the Python side, flinkx_build/validate/standin.py),
- * but it runs: a source serves the test's rows, a sink collects what it receives ({@link Collected}).
+ * flinkx's one stand-in connector: it plays every real connector while a task is planned (validate, lint,
+ * deploy's plans) and while {@code flinkx test} runs it, with the changelog behaviour the Python side decided
+ * (flinkx_build/validate/standin.py, sent as the driver's policy and applied by Policy.swap). Planning needs
+ * only its shape; a test's run gets its rows: a source serves them ({@link FixtureRows}), a sink collects what
+ * it receives ({@link Collected}) when the table has a collect id, and discards it otherwise.
  *
- * <p>Lives in package flinkx.standin, beside the classes it shares with the PyFlink stand-in ({@link Fixture},
- * {@link FixtureValues}, {@link Collected}), but is built only on Source V2 and Sink V2, which Flink 1.20 and
- * 2.x share: the PyFlink stand-in's SourceFunction and SinkFunction are gone in 2.0.
+ * <p>Built only on Source V2 and Sink V2, which Flink 1.20 and 2.x share (2.0 removed SourceFunction and
+ * SinkFunction), so one source compiles against every target.
  */
 public final class FixtureConnector implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 
-    public static final String IDENTIFIER = "flinkx-fixture";
-    static final String SOURCE_CHANGELOG = "flinkx.source-changelog";
-    static final String SINK_CHANGELOG = "flinkx.sink-changelog";
-    static final String ORIGINAL = "flinkx.original-connector";
+    public static final String IDENTIFIER = "flinkx-standin";
+    public static final String SOURCE_CHANGELOG = "flinkx.source-changelog";
+    public static final String SINK_CHANGELOG = "flinkx.sink-changelog";
+    public static final String ORIGINAL = "flinkx.original-connector";
     public static final String FIXTURE_ROWS = "flinkx.fixture-rows";
     public static final String COLLECT_ID = "flinkx.collect-id";
     public static final String TIMELINE_ID = "flinkx.timeline-id"; // a case with a timeline (FixtureTimeline)

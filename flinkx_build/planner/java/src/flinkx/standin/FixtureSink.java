@@ -80,7 +80,7 @@ public final class FixtureSink implements DynamicTableSink, SupportsWritingMetad
 
     @Override
     public String asSummaryString() {
-        return "flinkx-standin(" + original + ")"; // as the PyFlink stand-in: Flink's messages read the same
+        return "flinkx-standin(" + original + ")"; // Flink's messages name the real connector
     }
 
     /**

@@ -95,7 +95,7 @@ public class FixtureSource implements ScanTableSource, LookupTableSource, Suppor
 
     @Override
     public String asSummaryString() {
-        return "flinkx-standin(" + original + ")"; // as the PyFlink stand-in: Flink's messages read the same
+        return "flinkx-standin(" + original + ")"; // Flink's messages name the real connector
     }
 
     /** The fixture rows whose lookup key fields equal the probe's key (SQL equality: a NULL key finds nothing). */

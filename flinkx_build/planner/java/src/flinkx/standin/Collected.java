@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * What the collecting sinks received, by collect id, until {@code flinkx test} takes it.
  *
  * <p>The local mini-cluster runs in the gateway JVM and the stand-in classes come from the JVM's
- * classpath, so a static map is shared by the sink tasks and the py4j thread that reads it.
+ * classpath, so a static map is shared by the sink tasks and the thread that answers the test request.
  */
 public final class Collected {
     private Collected() {}
