@@ -123,7 +123,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX301": ("error", "the target's Flink planner rejects the statement (lint, build)"),
     "FX302": ("error", "no planner for this flink_version"),
     "FX303": ("error", "the target's planner cannot be set up here"),
-    "FX304": ("error", "a downloaded Flink wheel does not match its pinned checksum"),
+    "FX304": ("error", "a Flink archive does not match its pinned checksum"),
     "FX305": ("error", "the cluster, the client and flink_version are not the same Flink"),
     "FX306": ("error", "the target's planner did not finish planning the task (its budget)"),
     "FX314": ("error", "a test's Flink job did not finish within --timeout"),

@@ -9,8 +9,8 @@ from tests.helpers import edited_example
 from tests.helpers import one_verdict_planned
 from tests.lint.test_planner_pass import stop_all_services
 
-pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None,
-                                                    reason=f"no planner: {planner_problem('1.20', fetch=False)}")]
+pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=True) is not None,
+                                                    reason=f"no planner: {planner_problem('1.20', fetch=True)}")]
 SYNC = "projects/dim/tasks/sync_dim_user.sql"
 
 

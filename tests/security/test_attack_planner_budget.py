@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from flinkx_build.child_process import java_tool
+from flinkx_build.planner import jars
 from flinkx_build.planner import protocol
 from flinkx_build.planner.jar import driver_jar
-from flinkx_build.planner import jars
 from flinkx_build.planner.process import BUDGET_ENV
 from flinkx_build.planner.service import IDLE_ENV
 from flinkx_build.planner.service import socket_path
@@ -28,11 +29,10 @@ from flinkx_build.planner.session import planner_problem
 from flinkx_build.targets import TARGETS
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
-from flinkx_build.validate.jvm import java_tool
 from tests.conftest import write_tree
 
-needs_planner = pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None,
-                                   reason=f"no 1.20 planner: {planner_problem('1.20', fetch=False)}")
+needs_planner = pytest.mark.skipif(planner_problem("1.20", fetch=True) is not None,
+                                   reason=f"no 1.20 planner: {planner_problem('1.20', fetch=True)}")
 TABLES = 16
 REORDER = "SET 'table.optimizer.join-reorder-enabled' = 'true';\n"
 EXHAUSTIVE = "SET 'table.optimizer.bushy-join-reorder-threshold' = '1000';\n"

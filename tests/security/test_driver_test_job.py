@@ -14,7 +14,7 @@ from tests.planner.conftest import needs_planner
 from tests.security.test_planner_driver import planted_jar
 
 pytestmark = [pytest.mark.flink, pytest.mark.network, needs_planner("2.3"),
-              pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None, reason="the planted jar compiles on 1.20's jars")]
+              pytest.mark.skipif(planner_problem("1.20", fetch=True) is not None, reason="the planted jar compiles on 1.20's jars")]
 
 
 def _test(steps: list[dict], tables: dict | None = None) -> dict:

@@ -17,8 +17,8 @@ from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
 from tests.security.test_planted_jar import PLANTED
 
-pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None,
-                                                    reason=f"no 1.20 planner: {planner_problem('1.20', fetch=False)}")]
+pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=True) is not None,
+                                                    reason=f"no 1.20 planner: {planner_problem('1.20', fetch=True)}")]
 
 
 def planted_jar(work: Path, marker: Path) -> Path:

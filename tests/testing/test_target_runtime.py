@@ -105,11 +105,9 @@ def test_failing_expectations_fail_alike_on_both_versions(tmp_path, jars_23):
                             _without_timings(result.stderr.splitlines()[-1] if result.stderr else ""))
     assert outputs["1.20"][0] == outputs["2.3"][0] == 1, outputs
     assert "flinkx: 1 passed, 6 failed" in outputs["2.3"][2], outputs
-    # the driver also reports the rows each operator dropped as late (Flink's numLateRecordsDropped); PyFlink's
-    # runner (1.20 here until it moves to the driver) reads no metrics, so those lines are the one difference
+    # both report the rows each operator dropped as late (Flink's numLateRecordsDropped), line for line
     assert "      late: 1 row dropped by GlobalWindowAggregate\n" in outputs["2.3"][1]
-    driver_report = outputs["2.3"][1].replace("      late: 1 row dropped by GlobalWindowAggregate\n", "")
-    assert driver_report == outputs["1.20"][1]
+    assert outputs["2.3"][1] == outputs["1.20"][1]
     assert outputs["2.3"][2] == outputs["1.20"][2]
 
 

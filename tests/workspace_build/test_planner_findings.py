@@ -14,8 +14,8 @@ from flinkx_build.planner.session import planner_problem
 from tests.lint.test_planner_pass import stop_all_services
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "targets"
-pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=False) is not None,
-                                                    reason=f"no planner: {planner_problem('1.20', fetch=False)}")]
+pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=True) is not None,
+                                                    reason=f"no planner: {planner_problem('1.20', fetch=True)}")]
 # the fast checks miss it (no signature check of LIKE's operands), Flink 1.20's planner refuses it
 LIKE_A_NUMBER = "INSERT INTO user_totals\nSELECT user_id, SUM(amount) AS total FROM orders WHERE payload LIKE 5 GROUP BY user_id;\n"
 PLANNER_LINE = "ws/projects/p/tasks/plain.sql:2:56: FX301 Cannot apply 'LIKE' to arguments of type"

@@ -205,8 +205,10 @@ final class ScriptPlanner {
             }
         } else if (startsWithAny(name, DDL_PREFIXES) && !NOT_EXECUTED.contains(name)) {
             state.tenv.executeSql(sql);
+        } else if (name.equals("SqlRichExplain")) {
+            state.tenv.executeSql(sql); // EXPLAIN only plans what it explains, it never runs a job
         }
-        // SHOW, DESCRIBE, EXPLAIN, LOAD MODULE, ADD JAR, ...: nothing to plan (FX195 refuses code loading)
+        // SHOW, DESCRIBE, LOAD MODULE, ADD JAR, ...: nothing to plan (FX195 refuses code loading)
     }
 
     private static boolean startsWithAny(String name, String[] prefixes) {
