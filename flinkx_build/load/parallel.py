@@ -19,6 +19,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.forked import CORES
 from flinkx_build.forked import can_fork
 from flinkx_build.forked import forked_pool
+from flinkx_build.forked import in_file_order
 from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.tables import load_table
@@ -59,12 +60,11 @@ def tables_on_every_core(memo: LoadMemo, ws: Workspace, files: list[tuple[Projec
     columns = 0
     try:
         with forked_pool() as pool:
-            for result in pool.map(_load_one, range(len(misses)), chunksize=16):  # results in file order
+            for result in in_file_order(pool, _load_one, len(misses), chunksize=16):
                 loaded.append(result)
                 columns += len(result[0].columns) if result[0] is not None else 0
                 if max_columns is not None and columns > max_columns:
-                    pool.shutdown(wait=False, cancel_futures=True)  # the chunks not started are dropped
-                    break
+                    break  # the chunks not started are dropped; the pool waits for the few running
     finally:
         _WORK = None
     return {path: result for (_, path, _, _), result in zip(misses, loaded)}

@@ -34,6 +34,9 @@ JOBS = [
 SCALED = ["warm build, nothing changed", "build after one task changed", "lint one file", "impact again, same change"]
 NO_TARGET = {"impact, one meta table changed, first run", FLOOR}
 WITH_ANCHOR = {"cold build", "lint one file", "lint whole workspace, cache warm", "lint whole workspace, cache cold"}
+# the generators copy the example workspace's tasks: the counts follow it as it grows
+EXAMPLE_TASKS = len(list((REPO / "example-workspace").glob("projects/*/tasks/**/*.sql")))
+SMALL8_TASKS = 2 * EXAMPLE_TASKS  # 8 projects: two copies of the example's four
 
 
 def _tables(output: str) -> list[dict[str, list[str]]]:
@@ -63,7 +66,7 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
                             capture_output=True, text=True, cwd=REPO, timeout=1800)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Few big projects: 50 tasks in 4 projects" in result.stdout
-    assert "Many small projects: 22 tasks in 8 projects" in result.stdout
+    assert f"Many small projects: {SMALL8_TASKS} tasks in 8 projects" in result.stdout
     big, small, scaling = _tables(result.stdout)
     for rows in (big, small):
         assert list(rows) == JOBS
@@ -88,9 +91,9 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
     assert len(list((keep / "big").glob("projects/*"))) == 4  # several projects of tens of tasks
     assert len(list((keep / "small8").glob("projects/*"))) == 8
     written = page.read_text(encoding="utf-8")
-    assert "Many small projects: 22 tasks in 8 projects" in written and "(no run written yet)" not in written
+    assert f"Many small projects: {SMALL8_TASKS} tasks in 8 projects" in written and "(no run written yet)" not in written
     history = written.split("<!-- bench:history:begin -->")[1].split("<!-- bench:history:end -->")[0]
-    assert "50 tasks in 4 projects" in history and "22 tasks in 8 projects" in history
+    assert "50 tasks in 4 projects" in history and f"{SMALL8_TASKS} tasks in 8 projects" in history
     assert "issue 32's report" in history  # earlier rows stay
 
 
@@ -99,8 +102,9 @@ def test_generator_renames_every_copy_consistently(tmp_path: Path) -> None:
     sys.path.insert(0, str(REPO / "scripts"))
     from benchgen import generate
 
-    ws = generate(tmp_path / "ws", 23)
-    assert len(list(ws.glob("projects/*/tasks/**/*.sql"))) == 23
+    tasks = 2 * EXAMPLE_TASKS + 1  # three copies, the third with one task
+    ws = generate(tmp_path / "ws", tasks)
+    assert len(list(ws.glob("projects/*/tasks/**/*.sql"))) == tasks
     # Copies reference their own tables across projects: copy 1 of enrich_orders reads ods.kafka_orders_c001.
     enrich = (ws / "projects/dwd/tasks/orders/enrich_orders_c001.sql").read_text()
     assert "ods.kafka_orders_c001" in enrich and "${dim_project}.dim_user_c001" in enrich
@@ -115,7 +119,7 @@ def test_the_small_shape_has_many_projects_that_read_each_other(tmp_path: Path) 
     ws = generate_small(tmp_path / "ws", 8)
     assert sorted(p.name for p in (ws / "projects").iterdir()) == [
         f"{layer}_c{copy:03d}" for layer in ("dim", "dwd", "dws", "ods") for copy in (0, 1)]
-    assert len(list(ws.glob("projects/*/tasks/**/*.sql"))) == 22
+    assert len(list(ws.glob("projects/*/tasks/**/*.sql"))) == SMALL8_TASKS
     enrich = (ws / "projects/dwd_c001/tasks/orders/enrich_orders_c001.sql").read_text()
     assert "ods_c001.kafka_orders_c001" in enrich and "${dim_project}.dim_user_c001" in enrich
     assert "dim_project: dim_c001" in (ws / "projects/dwd_c001/project.yaml").read_text()
