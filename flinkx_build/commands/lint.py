@@ -94,6 +94,7 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
             memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore, state)
             replayed = memo.replay() if memo is not None else None
             if replayed is not None:  # nothing this lint reads changed since the identical last one
+                echo_progress("replayed the identical last lint from the cache: nothing checked or planned again")
                 diags.extend(replayed)
                 if planner_note(state):
                     notes.add(planner_note(state))
@@ -147,6 +148,8 @@ def _lint_session(workspace: Path, files: list[Path], fix: bool, codes: CodeFilt
     finally:
         if planner is not None:
             planner.close()
+            # what the planner did, counted (-v): CI's log shows a warm cache sparing the planner
+            echo_progress(f"planner: {planner.planned} task(s) planned, {planner.cached} verdict(s) from the cache")
             if planner.note:
                 notes.add(planner.note)
     return found, fixes, session

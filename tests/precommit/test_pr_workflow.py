@@ -7,8 +7,11 @@ pull request context, and every `run:` script executed as GitHub executes it
 (`bash --noprofile --norc -eo pipefail`), with GITHUB_OUTPUT and
 GITHUB_STEP_SUMMARY files. `uses:` steps are replaced by the test's own setup:
 checkout is a `git clone` of an "origin" repository with a base branch and a
-feature branch (so `origin/main` exists), and Python with flinkx is this
-environment; the install step (pip) is not run. `gh` is a stub on PATH that
+feature branch (so `origin/main` exists), Python with flinkx is this
+environment (the install step, pip, is not run; its spec is checked), Java is
+this machine's, and actions/cache/restore and actions/cache/save copy the
+step's `path:` list from and to a folder standing for GitHub's cache. Each job
+runs in a fresh home folder, as on a fresh runner. `gh` is a stub on PATH that
 keeps the pull request's comments in a JSON file.
 """
 from __future__ import annotations
@@ -16,11 +19,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
 import textwrap
 import time
+import tomllib
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -177,7 +182,77 @@ def substitute(value: str, ctx, env, outputs) -> str:
     return re.sub(r"\$\{\{(.*?)\}\}", lambda m: str(evaluate(m.group(1), ctx, env, outputs, False)), str(value))
 
 
-def play_job(workflow: dict, repo: Path, ctx: dict[str, str], tmp: Path, env_overrides: dict[str, str] | None = None, label: str = "") -> JobResult:
+def cache_paths(step: dict, ctx, env, home: Path, repo: Path) -> tuple[list[Path], list[Path]]:
+    """An actions/cache step's `path:` list: (the paths, the paths excluded with `!`), `~` as the home folder."""
+    kept: list[Path] = []
+    excluded: list[Path] = []
+    for line in str(step["with"]["path"]).splitlines():
+        line = substitute(line.strip(), ctx, env, {})
+        if not line:
+            continue
+        into = excluded if line.startswith("!") else kept
+        line = line.lstrip("!")
+        into.append(home / line[2:] if line.startswith("~/") else repo / line)
+    return kept, excluded
+
+
+def restore_cache(step: dict, ctx, env, home: Path, repo: Path, store: Path | None) -> dict[str, str]:
+    """actions/cache/restore: the saved paths back where the list says (nothing when nothing was saved)."""
+    if store is None or not (store / "key").is_file():
+        return {"cache-hit": "false"}
+    kept, _ = cache_paths(step, ctx, env, home, repo)
+    for index, path in enumerate(kept):
+        saved = store / str(index)
+        if saved.exists():
+            shutil.copytree(saved, path, symlinks=True, dirs_exist_ok=True)
+    return {"cache-hit": "false", "cache-matched-key": (store / "key").read_text()}
+
+
+def save_cache(step: dict, ctx, env, home: Path, repo: Path, store: Path | None) -> dict[str, str]:
+    """actions/cache/save: every path of the list, minus the excluded ones, into the store."""
+    assert store is not None, "a job that saves the cache needs a store"
+    kept, excluded = cache_paths(step, ctx, env, home, repo)
+    shutil.rmtree(store, ignore_errors=True)
+    store.mkdir(parents=True)
+    for index, path in enumerate(kept):
+        if path.exists():
+            shutil.copytree(path, store / str(index), symlinks=True,
+                            ignore=lambda folder, names: [n for n in names if Path(folder, n) in excluded])
+    (store / "key").write_text(substitute(step["with"]["key"], ctx, env, {}))
+    return {}
+
+
+def stop_planners(home: Path) -> None:
+    """End the warm planner services a job started in its home folder (a runner ends with its job)."""
+    from flinkx_build.planner import jar as driver_jar
+    from flinkx_build.planner import jars as flink_jars
+    from flinkx_build.planner import service
+    from flinkx_build.targets import TARGETS
+
+    if not (home / ".cache" / "flinkx" / "planner").is_dir():
+        return
+    saved = {k: os.environ.get(k) for k in ("HOME", "FLINKX_HOME", "XDG_CACHE_HOME")}
+    os.environ["HOME"] = str(home)
+    os.environ.pop("FLINKX_HOME", None)
+    os.environ.pop("XDG_CACHE_HOME", None)
+    try:
+        for target in TARGETS.values():
+            lib = flink_jars.installed_lib(target)
+            jar_folder = home / ".cache" / "flinkx" / "planner-jar"
+            if lib is not None and jar_folder.is_dir() and any(jar_folder.glob(f"{target.version}-*")):
+                service.stop(target, driver_jar.driver_jar(target, lib, None))
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def play_job(workflow: dict, repo: Path, ctx: dict[str, str], tmp: Path, env_overrides: dict[str, str] | None = None, label: str = "",
+             cache_store: Path | None = None, planner: bool = False) -> JobResult:
+    """The job on `repo` in a fresh home folder under `tmp`; `cache_store` stands for GitHub's cache;
+    `planner`: with Java and the suite's Flink jars ($FLINKX_FLINK_HOME), as on a runner with setup-java."""
     (job,) = workflow["jobs"].values()
     shell = workflow.get("defaults", {}).get("run", {}).get("shell", "bash")
     assert shell == "bash"
@@ -188,13 +263,20 @@ def play_job(workflow: dict, repo: Path, ctx: dict[str, str], tmp: Path, env_ove
     gh.chmod(gh.stat().st_mode | stat.S_IEXEC)
     summary = tmp / "step-summary.md"
     summary.touch()
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "FLINKX_", "GH_"))}
+    home = tmp / "home"  # a fresh runner: flinkx's user cache is ~/.cache/flinkx, empty until restored
+    runner_temp = tmp / "runner-temp"
+    home.mkdir(parents=True, exist_ok=True)
+    runner_temp.mkdir(parents=True, exist_ok=True)
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "FLINKX_", "GH_", "XDG_", "RUNNER_"))}
     base_env.update(
         PATH=f"{bin_dir}{os.pathsep}{Path(flinkx_exe()).parent}{os.pathsep}{os.environ['PATH']}",
         CI="true", GITHUB_ACTIONS="true", GITHUB_REPOSITORY=ctx["github.repository"], GITHUB_WORKSPACE=str(repo),
-        GITHUB_STEP_SUMMARY=str(summary), GH_STUB_STATE=str(tmp / "gh-state.json"),
-        FLINKX_NO_PLANNER="1",  # lint without its planner check (a JVM service), as in the rest of the suite
+        GITHUB_STEP_SUMMARY=str(summary), GH_STUB_STATE=str(tmp / "gh-state.json"), HOME=str(home), RUNNER_TEMP=str(runner_temp),
     )
+    if planner:  # the suite's jars stand for the download (tests/conftest.py); an orphaned service ends soon
+        base_env.update(FLINKX_FLINK_HOME=os.environ["FLINKX_FLINK_HOME"], FLINKX_PLANNER_IDLE_SECONDS="120")
+    else:
+        base_env["FLINKX_NO_PLANNER"] = "1"  # lint without its planner check (a JVM service), as in the rest of the suite
     wf_env = {k: str(v) for k, v in (workflow.get("env") or {}).items()} | {k: str(v) for k, v in (job.get("env") or {}).items()}
     wf_env.update(env_overrides or {})
     outputs: dict[str, dict[str, str]] = {}
@@ -207,6 +289,12 @@ def play_job(workflow: dict, repo: Path, ctx: dict[str, str], tmp: Path, env_ove
         condition = step.get("if", "success()")
         if not evaluate(str(condition), ctx, env, outputs, failed):
             results.append(StepResult(name, False))
+            continue
+        action = str(step.get("uses", "")).split("@")[0]
+        if action in ("actions/cache/restore", "actions/cache/save"):
+            play = restore_cache if action.endswith("restore") else save_cache
+            outputs[name] = play(step, ctx, env, home, repo, cache_store)
+            results.append(StepResult(name, True, outputs=outputs[name]))
             continue
         if "uses" in step or step.get("id") == "install":
             results.append(StepResult(name, False, output="(done by the test setup)"))
@@ -228,6 +316,7 @@ def play_job(workflow: dict, repo: Path, ctx: dict[str, str], tmp: Path, env_ove
         outputs[name] = step_outputs
         results.append(StepResult(name, True, proc.returncode, proc.stdout, step_outputs))
         failed = failed or proc.returncode != 0
+    stop_planners(home)
     ran = [r.name for r in results if r.ran]
     TIMINGS.append((f"workflow job ({label}): {len(ran)} run: steps", job_seconds))
     state = json.loads((tmp / "gh-state.json").read_text()) if (tmp / "gh-state.json").exists() else {"comments": [], "calls": []}
@@ -260,13 +349,24 @@ def pull_request(tmp_path, tool_env):
 
 def context(number: str = "42", fork: bool = False) -> dict[str, str]:
     return {
+        "github.event_name": "pull_request",
         "github.base_ref": "main",
+        "github.ref": f"refs/pull/{number}/merge",
         "github.token": "ghs_fake_token",
         "github.repository": "acme/warehouse",
         "github.event.pull_request.number": number,
         "github.event.pull_request.head.repo.full_name": "someone/warehouse" if fork else "acme/warehouse",
+        "github.event.pull_request.base.sha": "1" * 40,
         "github.sha": "0" * 40,
+        "runner.os": "Linux",
     }
+
+
+def push_context() -> dict[str, str]:
+    """A push to the base branch: the trusted run, the only one that saves the caches."""
+    return context() | {"github.event_name": "push", "github.base_ref": "", "github.ref": "refs/heads/main",
+                        "github.event.pull_request.number": "", "github.event.pull_request.head.repo.full_name": "",
+                        "github.event.pull_request.base.sha": "", "github.sha": "1" * 40}
 
 
 def add_column(repo: GitRepo, ws: str) -> None:
@@ -297,10 +397,35 @@ def test_workflow_file_shape():
     for step_id, script in runs.items():
         assert "${{" not in script, f"step {step_id}: pass expressions through env:, not into the script"
     assert "pip install" in runs["install"]
-    assert "flinkx lint" in runs["lint"] and "--format github" in runs["lint"]
+    assert "flinkx -v lint" in runs["lint"] and "--format github" in runs["lint"]
     assert "flinkx build" in runs["build"] and "--check" in runs["build"]
     assert re.search(r'flinkx impact .*--base "origin/\$BASE_REF" --format markdown --fail-on "\$FLINKX_FAIL_ON"', runs["impact"])
     assert wf["env"]["FLINKX_FAIL_ON"] in ("breaking", "cross-project", "any", "never")
+
+
+def test_workflow_sets_up_java_installs_a_real_release_and_caches_only_from_the_base_branch():
+    wf = load_workflow()
+    assert wf["on"]["push"]["branches"] == ["main"] and "pull_request" in wf["on"]
+    (job,) = wf["jobs"].values()
+    steps = job["steps"]
+    uses = {str(s.get("uses", "")).split("@")[0]: s for s in steps if "uses" in s}
+    java = uses["actions/setup-java"]
+    assert java["with"] == {"distribution": "temurin", "java-version": "17"}
+    # the spec names this package at this version: no placeholder, and a release bump updates it
+    spec = wf["env"]["FLINKX_PIP_SPEC"]
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert spec == f"{project['name']}=={project['version']}", spec
+    assert "your-org" not in WORKFLOW.read_text(encoding="utf-8")
+    restore, save = uses["actions/cache/restore"], uses["actions/cache/save"]
+    assert "actions/cache" not in uses, "restore and save are separate steps: only the base branch saves"
+    assert restore["with"]["path"] == save["with"]["path"], "a cache is found by its key and its paths"
+    paths = str(save["with"]["path"]).strip().splitlines()
+    assert paths == ["~/.cache/flinkx", "!~/.cache/flinkx/planner", "${{ env.FLINKX_WORKSPACE }}/.flinkx-cache"], paths
+    assert "github.event_name == 'push'" in save["if"] and "pull_request" not in save["if"]
+    order = [s.get("id") or s.get("uses", "").split("@")[0] for s in steps]
+    assert order.index("committed-cache") < order.index("restore") < order.index("jars") < order.index("lint")
+    assert order.index("actions/setup-java") < order.index("jars")
+    assert order[-1] == "actions/cache/save", "saved after every check ran"
 
 
 def flinkx_commands() -> list[str]:
@@ -317,8 +442,8 @@ def flinkx_commands() -> list[str]:
 
 
 def test_every_flinkx_command_is_tested():
-    commands = [c.split()[1] for c in flinkx_commands()]
-    assert sorted(set(commands)) == ["build", "impact", "lint"], commands
+    commands = [next(word for word in c.split()[1:] if not word.startswith("-")) for c in flinkx_commands()]
+    assert sorted(set(commands)) == ["build", "impact", "lint", "validate"], commands
 
 
 @needs_impact
@@ -417,3 +542,76 @@ def test_usage_error_fails_the_impact_step(pull_request, tmp_path):
     assert not job.step("Comment the impact report on the pull request").ran, "no comment without a report"
     assert not job.step("Impact gate (--fail-on)").ran
     assert job.comments == []
+
+
+# --------------------------------------------------------------------------- with the planner, cold then warm
+
+# a task only the planner rejects: Flink 1.20's parser refuses the trailing comma, the fast checks do not
+TRAILING_COMMA_HINT = "FROM ods.order_events /*+ OPTIONS('scan.startup.mode'='earliest-offset',) */\n"
+PLANNER_COUNTS = re.compile(r"planner: (\d+) task\(s\) planned, (\d+) verdict\(s\) from the cache")
+
+
+def trailing_comma(repo: GitRepo, ws: str) -> None:
+    repo.replace(f"{ws}{MINI_LOAD}", "FROM ods.order_events\n", TRAILING_COMMA_HINT)
+
+
+def checkout(tmp_path: Path, tool_env: dict[str, str], branch: str, name: str) -> GitRepo:
+    """A fresh clone of the `pull_request` fixture's origin, as actions/checkout makes on a fresh runner."""
+    git(tmp_path, tool_env, "clone", "-q", "--branch", branch, str(tmp_path / "origin"), name)
+    return GitRepo(tmp_path / name, tool_env)
+
+
+def planner_counts(job: JobResult) -> tuple[int, int]:
+    """(tasks planned, verdicts read from the cache), as lint -v counts them in the job's log."""
+    (found,) = PLANNER_COUNTS.findall(job.step("lint").output)
+    return int(found[0]), int(found[1])
+
+
+def annotations(job: JobResult) -> list[str]:
+    return [line for line in job.step("lint").output.splitlines() if line.startswith("::")]
+
+
+def planner_here() -> str:
+    """Empty when Flink 1.20's planner can run here (Java, and the suite's jars unpacked by then), else why not."""
+    from flinkx_build.planner.session import planner_problem
+
+    return planner_problem("1.20", fetch=False) or ""
+
+
+@pytest.mark.slow
+@pytest.mark.flink
+def test_cold_then_warm_the_planner_verdict_with_less_work(pull_request, tmp_path, tool_env):
+    if planner_here():
+        pytest.skip(f"no planner: {planner_here()}")
+    pull_request(trailing_comma)
+    store = tmp_path / "github-cache"  # stands for GitHub's cache of the base repository
+    workflow = load_workflow()
+
+    cold = play_job(workflow, checkout(tmp_path, tool_env, "feature", "pr-cold").root, context(), tmp_path / "job-cold",
+                    cache_store=store, planner=True, label="PR, cold, planner")
+    assert not (store / "key").exists(), "a pull request's run saves nothing"
+    trusted = play_job(workflow, checkout(tmp_path, tool_env, "main", "main-push").root, push_context(), tmp_path / "job-main",
+                       cache_store=store, planner=True, label="push to main, planner")
+    assert trusted.succeeded, trusted.describe()
+    assert not trusted.step("impact").ran and trusted.comments == []
+    assert (store / "key").read_text() == "flinkx-Linux-" + "1" * 40
+    warm_repo = checkout(tmp_path, tool_env, "feature", "pr-warm")
+    warm = play_job(workflow, warm_repo.root, context(), tmp_path / "job-warm", cache_store=store, planner=True,
+                    label="PR, warm, planner")
+
+    # the planner's finding, as an annotation at the comma's closing parenthesis, cold and warm alike
+    line, col = position(warm_repo.read(MINI_LOAD), ",) */")
+    expected = f"::error file={MINI_LOAD},line={line},col={col + 1},title=FX301::Encountered \")\""
+    for job in (cold, warm):
+        assert job.step("jars").returncode == 0 and "Flink accepts all 0 tasks" in job.step("jars").output, job.describe()
+        assert job.step("lint").returncode == 1
+        assert any(a.startswith(expected) for a in annotations(job)), job.step("lint").output
+        (comment,) = job.comments
+        assert comment["body"].startswith(MARKER + "\n## flinkx impact") and "dwd/load_orders" in comment["body"]
+    assert annotations(warm) == annotations(cold), "a warm cache gives the cold verdict"
+    assert warm.step("restore").outputs["cache-matched-key"] == "flinkx-Linux-" + "1" * 40
+
+    # less work, counted: cold plans both tasks; warm plans only the task the pull request changed
+    assert planner_counts(cold) == (2, 0), cold.step("lint").output
+    assert planner_counts(trusted) == (2, 0), trusted.step("lint").output
+    assert planner_counts(warm) == (1, 1), warm.step("lint").output
