@@ -87,7 +87,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX431": ("error", "upsert table without a primary key"),
     "FX440": ("error", "lookup join without an equality on the dimension"),
     "FX441": ("warning", "lookup join matches no key of the dimension"),
-    "FX442": ("error", "lookup key compared with a value of another type (string and number)"),
+    "FX442": ("error", "lookup key compared with a value of another kind of type (a string and a number, a timestamp and a number, ...)"),
     "FX450": ("error", "watermark on a column that is not TIMESTAMP(p <= 3) or TIMESTAMP_LTZ"),
     "FX451": ("error", "window over a column that is not a time attribute"),
     "FX452": ("error", "window TVF called with the wrong number of arguments"),

@@ -70,6 +70,7 @@ class Session:
     _ahead: dict[str, tuple[Future, str]] = field(default_factory=dict)  # task key -> (parse in a worker, cache key)
     _pool: ProcessPoolExecutor | None = None
     parser: ParserProcess | None = None  # forked before the load, for the few parses a run needs
+    _broken_yaml: set[str] | None = None  # the files with a load error (`reads_broken_yaml`)
 
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None,
@@ -243,6 +244,17 @@ class Session:
         found = self.cached_summary(task, compiled=compile)
         return found if found is not None and (found.compiled is not None or not compile or self._blocks_compile(task, found.diagnostics)) else None
 
+    def reads_broken_yaml(self, analysed: AnalysedTask) -> bool:
+        """The task names a meta table or function whose YAML has an error (or did not load): the YAML's
+        finding is the one, so the task is neither compiled nor planned (the planner would only say it again,
+        in the task, or say "not found")."""
+        if analysed.unloaded:
+            return True
+        if self._broken_yaml is None:
+            self._broken_yaml = {d.path for d in self.load_diagnostics if d.is_error}
+        used = [u.table.loc.path for u in analysed.tables.values()] + [u.function.loc.path for u in analysed.functions.values()]
+        return any(path in self._broken_yaml for path in used)
+
     def _blocks_compile(self, task: Task, diags: list[Diagnostic]) -> bool:
         """An error is left once the workspace's `lint:` settings and the task's `-- noqa` have had
         their say: the verdict build reports, so a code turned off compiles as lint says it may."""
@@ -273,7 +285,7 @@ class Session:
                 self.summary_cache.put(self.summary_cache.without_sql(key), made)
             self._lite[task.key] = made
             return made
-        blocked = self._blocks_compile(task, rt.diagnostics) or bool(rt.unloaded)
+        blocked = self._blocks_compile(task, rt.diagnostics) or self.reads_broken_yaml(rt)
         made = summarize(rt, None if blocked else self.compiled(task).text, settings)
         if self.summary_cache is not None:
             self.summary_cache.put(key, made)

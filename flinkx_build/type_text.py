@@ -14,6 +14,13 @@ _OPEN = {"<": ">", "(": ")"}
 # the loader's type check recurses once per level: a type nested deeper (none in practice) is refused
 MAX_TYPE_DEPTH = 64
 _CLOSE = {">", ")"}
+# the type names of the databases tasks copy tables from (MySQL, Oracle) that Flink does not have, with Flink's
+# type for each: the fix a "not a Flink data type" names (DATETIME is TIMESTAMP(3), not the nearest spelling TIME)
+OTHER_DATABASES_TYPES: dict[str, str] = {
+    "DATETIME": "TIMESTAMP(3)", "TINYTEXT": "STRING", "TEXT": "STRING", "MEDIUMTEXT": "STRING", "LONGTEXT": "STRING",
+    "LONG": "BIGINT", "NUMBER": "DECIMAL(p, s)", "VARCHAR2": "STRING", "NVARCHAR2": "STRING", "CLOB": "STRING",
+    "BIT": "BOOLEAN", "JSON": "STRING", "YEAR": "INT", "MEDIUMINT": "INT", "BLOB": "BYTES", "LONGBLOB": "BYTES",
+}
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -33,6 +35,9 @@ def main() -> int:
     parser.add_argument("--planner", action="store_true", help="also lint with the planner, if lint has it")
     parser.add_argument("--kinds", default="", help="only these mutation kinds (comma-separated prefixes)")
     parser.add_argument("--misses", action="store_true", help="list every miss and false alarm")
+    parser.add_argument("--messages", type=Path, default=None,
+                        help="write the planner's message of every mutant it rejects, with counts, to this JSON file "
+                             "(tests/differential/planner_messages.json: what FX301's translation must cover)")
     args = parser.parse_args()
     reason = planner_problem(DEFAULT_VERSION, fetch=True)
     if reason is not None:
@@ -59,6 +64,10 @@ def main() -> int:
         for split in ("held-out", "unseen", "all"):
             print(f"\n### lint with the planner, {split} sites (seed {args.seed})\n")
             print(harness.table(with_planner, split))
+    if args.messages is not None:
+        counts = Counter(v.planner_message for v in verdicts if v.planner == "rejected")
+        args.messages.write_text(json.dumps({"generated_by": "scripts/differential.py --messages", "seed": args.seed,
+                                             "messages": dict(counts.most_common())}, indent=1) + "\n", encoding="utf-8")
     if args.misses:
         overall = harness.score(verdicts)
         for title, rows in (("misses", overall.misses), ("false alarms", overall.alarms)):

@@ -6,6 +6,8 @@ every command.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from flinkx_build.checks import cast_types
 from flinkx_build.checks import cdc_sources
 from flinkx_build.checks import changelog_sinks
@@ -60,14 +62,23 @@ def codes_flink_also_finds() -> frozenset[str]:
     return frozenset(code for check in REGISTRY if check.flink_finds_it for code in check.code_names)
 
 
+# A finding that follows from another one in the same statement is not said beside it (one finding per root
+# cause, issue 44): a lookup join whose key compares two kinds of type, or has no equality, matches no key of the
+# dimension either (FX441 would only repeat the mistake as a missing key).
+DEPENDANTS: dict[str, tuple[str, ...]] = {"FX441": ("FX440", "FX442")}
+
+
 def run_checks(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
     """Every check's findings, except in statements the resolver already found broken:
-    a bad hint or an unknown table would only cascade into column findings there."""
+    a bad hint or an unknown table would only cascade into column findings there; and except the
+    dependants (`DEPENDANTS`) of a finding in the same statement."""
     broken = _broken_lines(analysed)
     out: list[Diagnostic] = []
     for check in CHECKS:
         out.extend(d for d in check(ws, analysed) if d.path != analysed.task.display_path or d.line not in broken)
-    return out
+    starts = sorted(rs.parsed.pos.line for rs in analysed.statements)
+    roots = {(d.code, d.path, bisect_right(starts, d.line)) for d in out}
+    return [d for d in out if not any((root, d.path, bisect_right(starts, d.line)) in roots for root in DEPENDANTS.get(d.code, ()))]
 
 
 def _broken_lines(analysed: AnalysedTask) -> set[int]:

@@ -28,6 +28,9 @@ class CompiledScript:
     sources: list[tuple[str, int, int]]
     # per generated DDL statement: its line (1-based) -> the YAML entry that made it (file, line, col)
     line_sources: dict[int, dict[int, tuple[str, int, int]]] = field(default_factory=dict)
+    # each meta table's name in the script (lower case) -> the task's name for it, `project.table`: Flink's
+    # messages are said in the task's words (compile/flink_findings.py)
+    names: dict[str, str] = field(default_factory=dict)
 
 
 def compile_task(resolved: AnalysedTask, engine: str, flink_version: str, mode: str) -> CompiledScript:
@@ -80,7 +83,8 @@ def compile_task(resolved: AnalysedTask, engine: str, flink_version: str, mode: 
         out.append(body)
         line += body.count("\n")
     udfs = [UdfStub(u.emitted_name, u.function.returns, u.function.kind) for u in resolved.functions.values()]
-    return CompiledScript(task.key, "".join(out), statements, udfs, [p[3] for p in pieces], line_sources)
+    names = {name.lower(): f"{use.table.project}.{use.table.name}" for use in resolved.tables.values() for _, name in use.variants}
+    return CompiledScript(task.key, "".join(out), statements, udfs, [p[3] for p in pieces], line_sources, names)
 
 
 def _target(engine: str, flink_version: str) -> str:

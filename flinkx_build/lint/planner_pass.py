@@ -81,7 +81,8 @@ class PlannerPass:
         if not verdict:
             self._remember_clean(task)
         version = self.session.workspace.config.flink_version
-        hint = f"Flink {version}'s planner rejects it (flink_version in flinkx.yaml); `--no-planner` skips this check"
+        # said only where no shape of Flink's message names the fix (compile/flink_messages.py)
+        hint = f"Flink {version}'s planner rejects it (flink_version in flinkx.yaml): fix what its message names"
         if any(did_not_finish(f) for f in verdict):  # fails closed: one error for the task, never "clean"
             return [diagnostic_for(script, verdict[0], task.display_path, STOPPED_CODE, _STOPPED_HINT)]
         places = {(d.path, d.line, d.col) for d in found}
@@ -109,7 +110,7 @@ class PlannerPass:
             return False
         # a task with an error is not planned, as the build does not plan what it cannot compile: the planner
         # would only say again, at another column, what a fast check already said (one finding per root cause)
-        if any(d.is_error for d in found) or self.session.analysed(task).unloaded:
+        if any(d.is_error for d in found) or self.session.reads_broken_yaml(self.session.analysed(task)):
             return False
         return self._usable()
 

@@ -33,6 +33,7 @@ from flinkx_build.workspace_model import Loc
 from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Project
 from flinkx_build.workspace_model import Workspace
+from flinkx_build.type_text import OTHER_DATABASES_TYPES
 from flinkx_build.type_text import split_top
 from flinkx_build.type_text import structure_problem
 
@@ -89,6 +90,9 @@ def type_hint(bad: str) -> str:
         return f"{problem}: close every backtick, quote and bracket"
     if "(" in bad:
         return "write the parameters as numbers separated by commas, e.g. DECIMAL(16, 2)"
+    meant = OTHER_DATABASES_TYPES.get(bad.strip().upper())
+    if meant is not None:  # MySQL's DATETIME is TIMESTAMP(3), not TIME (the nearest spelling)
+        return f"write {meant}, Flink's type for {bad.strip().upper()}"
     return did_you_mean(bad.upper(), FLINK_TYPES)
 
 
@@ -112,9 +116,9 @@ class _Reader:
     def error(self, loc: Loc, code: str, message: str, hint: str = "") -> None:
         self.diags.append(Diagnostic(loc.path, loc.line, loc.col, code, message, hint))
 
-    def unknown_keys(self, node: CommentedMap, allowed: set[str], what: str) -> None:
+    def unknown_keys(self, node: CommentedMap, allowed: set[str], what: str, skip: frozenset = frozenset()) -> None:
         for key in node:
-            if key not in allowed:
+            if key not in allowed and key not in skip:
                 self.error(key_loc(node, key, self.shown), "FX103", f"unknown key '{key}' in {what}", did_you_mean(str(key), allowed))
 
     def resolve(self, value: str, loc: Loc) -> str:
@@ -218,7 +222,8 @@ def _columns(reader: _Reader, data: CommentedMap, table: str) -> list[Column] | 
             reader.error(loc, "FX104", "a column must be a mapping with 'name' and 'type'")
             continue
         loc = mapping_loc(item, shown)
-        reader.unknown_keys(item, COLUMN_KEYS, "column")
+        cut = _type_cut_by_flow_mapping(item)
+        reader.unknown_keys(item, COLUMN_KEYS, "column", frozenset(cut))
         missing = [k for k in ("name", "type") if k not in item]
         if missing:
             reader.error(loc, "FX102", f"column has no '{missing[0]}'")
@@ -226,7 +231,11 @@ def _columns(reader: _Reader, data: CommentedMap, table: str) -> list[Column] | 
         values = Values(shown, reader.diags)
         name, ctype = values.text(item, "name", "a column's name"), values.text(item, "type", "a column's type")
         bad = check_flink_type(ctype) if "type" not in values.refused else None
-        if bad:
+        if bad and cut:  # `{name: p, type: DECIMAL(10, 2)}`: YAML ends the value at ", " (one finding, not FX107 + FX103)
+            meant = ", ".join([ctype, *map(str, cut)])
+            reader.error(value_loc(item, "type", shown), "FX107", f"the type '{meant}' is cut at its comma by YAML's {{...}}",
+                         f'quote it: type: "{meant}"')
+        elif bad:
             reader.error(value_loc(item, "type", shown), "FX107", f"'{bad}' is not a Flink data type", type_hint(bad))
         if name.lower() in seen:
             reader.error(loc, "FX105", f"column '{name}' is defined twice")
@@ -234,6 +243,16 @@ def _columns(reader: _Reader, data: CommentedMap, table: str) -> list[Column] | 
         header = item.get("header", False)
         columns.append(Column(name, ctype, values.text(item, "comment", "a column's comment"), header in (True, "true"), loc))
     return columns
+
+
+def _type_cut_by_flow_mapping(item: CommentedMap) -> list[str]:
+    """The keys that are the rest of a type a flow mapping cut at ", " (`type: DECIMAL(10, 2)` gives the type
+    'DECIMAL(10' and a key '2)' without a value), in order; [] when the type's brackets are balanced."""
+    ctype = item.get("type")
+    if not isinstance(ctype, str) or ctype.count("(") + ctype.count("<") <= ctype.count(")") + ctype.count(">"):
+        return []
+    return [k for k in item if isinstance(k, (str, int)) and k not in COLUMN_KEYS and item[k] is None
+            and re.fullmatch(r"[\w ]*[)>]+", str(k))]
 
 
 def _name_list(reader: _Reader, data: CommentedMap, key: str) -> list[str]:

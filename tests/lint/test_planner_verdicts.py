@@ -53,3 +53,25 @@ def test_the_tasks_reading_a_table_whose_yaml_did_not_load_are_not_planned(tmp_p
     ws = edited_example(tmp_path, [("projects/ods/tables/kafka_orders.yaml", "\ncolumns:", "\n columns:")])
     [line] = one_verdict_planned(ws)
     assert line.startswith("projects/ods/tables/kafka_orders.yaml:6:9: FX101 ")
+
+
+ENRICH = "projects/dwd/tasks/orders/enrich_orders.sql"
+REFUND = "projects/dws/tasks/shop_refund_1d.sql"
+
+
+@pytest.mark.parametrize("edit, expected", [
+    # the second lookup join's FOR SYSTEM_TIME AS OF an event-time column: the token, not the INSERT's first line
+    ((ENRICH, "FOR SYSTEM_TIME AS OF o.proc_time AS p", "FOR SYSTEM_TIME AS OF o.order_time AS p"),
+     f"{ENRICH}:56:27: FX301 FOR SYSTEM_TIME AS OF names a column that is not a time attribute of the probe side (use the "
+     "probe side's processing-time column (SET <project>.<table>.procTime = proc_time AS PROCTIME();))"),
+    # a trailing comma before FROM: at the comma
+    ((SYNC, "  updated_at\nFROM", "  updated_at,\nFROM"),
+     f"{SYNC}:27:13: FX301 a comma right before FROM: the list before it ends with ',' (remove the trailing comma)"),
+    # a state TTL Flink cannot read: at the SET that gives it (Flink reads it when it plans the INSERT)
+    ((REFUND, "'36 h'", "'36 hours later'"),
+     f"{REFUND}:23:1: FX301 '36 hours later' is not a value of table.exec.state.ttl (give it a duration: a number and a "
+     "unit, such as '36 h', '1 d' or '30 min')"),
+], ids=["lookup time column", "trailing comma", "state ttl value"])
+def test_the_planners_message_is_at_the_token_with_the_fix(tmp_path, edit, expected):
+    # case 13: these were at the statement's first line, in Flink's words, with "--no-planner skips this check"
+    assert one_verdict_planned(edited_example(tmp_path, [edit])) == [expected]

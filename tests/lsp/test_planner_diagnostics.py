@@ -31,7 +31,7 @@ def test_a_buffer_is_planned_on_the_targets_planner(tmp_path, jars_23):
         analysis = models.analyse_task(path, text)
         assert analysis is not None
         [finding] = [d for d in analysis.diagnostics if d.code == "FX301"]
-        assert (finding.line, finding.col) == (2, 1) and "upsert key that differs" in finding.message
+        assert (finding.line, finding.col) == (2, 1) and "upsert key differs from the primary key" in finding.message
         fixed = text.replace("GROUP BY order_id", "GROUP BY user_id").replace("CAST(COUNT(*) AS BIGINT) AS user_id", "user_id")
         assert [d for d in models.analyse_task(path, fixed).diagnostics if d.code == "FX301"] == []
         # the fast checks alone: the offline upsert-key check (FX497), and no planner finding

@@ -96,4 +96,5 @@ def test_validate_runs_the_workspace_on_its_flink_version(tmp_path, jars_23, ver
     assert found == rejected, done.stdout + done.stderr
     assert done.returncode == (1 if rejected else 0), done.stderr
     if rejected:
-        assert "ws/projects/p/tasks/upsert_key_differs.sql:2:1: FX300 The query has an upsert key" in done.stdout
+        assert ("ws/projects/p/tasks/upsert_key_differs.sql:2:1: FX300 the query's upsert key differs from the primary key of "
+                "p.order_totals (group by the sink's primary key, or add ON CONFLICT DO DEDUPLICATE after the query)") in done.stdout

@@ -162,4 +162,4 @@ def test_flink_plans_what_an_explain_explains(workspace, cli):
     path.write_text(path.read_text() + "EXPLAIN SELECT nope FROM src;\n")
     validated = cli("validate", cwd=workspace)
     assert validated.exit_code == 1
-    assert [line for line in validated.lines if "explain.sql:11:16: FX300 Column 'nope' not found" in line], validated.lines
+    assert [line for line in validated.lines if "explain.sql:11:16: FX300 unknown column 'nope'" in line], validated.lines

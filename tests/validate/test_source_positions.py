@@ -59,8 +59,8 @@ def test_validate_points_at_the_task_token_and_the_yaml_line(tmp_path):
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     column = SHIFTED.index("amountt") + 1
-    assert f"ws/projects/p/tasks/shifted.sql:1:{column}: FX300 Column 'amountt' not found in table 'o'" in lines
+    assert any(line.startswith(f"ws/projects/p/tasks/shifted.sql:1:{column}: FX300 unknown column 'amountt' in o (") for line in lines)
     [ddl] = [line for line in lines if "bad_type.yaml" in line]
     # the `note` column's entry (line 5), and no compiled-file line numbers in the text
     assert ddl.startswith("ws/projects/p/tables/bad_type.yaml:5:"), ddl
-    assert "line 7" not in ddl and "bad_type.yaml line 5" in ddl, ddl
+    assert "line 7" not in ddl and "FX300 Flink's parser does not expect" in ddl, ddl
