@@ -75,3 +75,10 @@ REFUND = "projects/dws/tasks/shop_refund_1d.sql"
 def test_the_planners_message_is_at_the_token_with_the_fix(tmp_path, edit, expected):
     # case 13: these were at the statement's first line, in Flink's words, with "--no-planner skips this check"
     assert one_verdict_planned(edited_example(tmp_path, [edit])) == [expected]
+
+
+def test_a_table_with_a_yaml_error_does_not_get_its_tasks_planned(tmp_path):
+    # case 9: the unquoted DECIMAL(10, 2) gave FX107, FX103 and the planner's "Encountered COMMENT"
+    table = "projects/ods/tables/kafka_orders.yaml"
+    ws = edited_example(tmp_path, [(table, 'type: "DECIMAL(10, 2)"', "type: DECIMAL(10, 2)")])
+    assert [line.split(": ")[1].split()[0] for line in one_verdict_planned(ws)] == ["FX107"]
