@@ -77,6 +77,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX405": ("error", "aggregate expression where none is allowed (WHERE, GROUP BY, ON)"),
     "FX406": ("error", "CAST or column to a type Flink does not have"),
     "FX407": ("error", "ROW field that does not exist"),
+    "FX408": ("error", "arithmetic on a string or a boolean"),
     "FX410": ("error", "INSERT column count differs from the sink"),
     "FX411": ("error", "INSERT column type cannot be cast to the sink column"),
     "FX412": ("error", "INSERT column list names an unknown or a repeated column"),

@@ -25,6 +25,7 @@ from flinkx_build.checks import lookup_keys
 from flinkx_build.checks import lookup_operands
 from flinkx_build.checks import mrs_hints
 from flinkx_build.checks import on_conflict
+from flinkx_build.checks import operand_types
 from flinkx_build.checks import query_shapes
 from flinkx_build.checks import reserved_options
 from flinkx_build.checks import settings
@@ -46,7 +47,7 @@ PLANNER = Check("the target's planner, in lint", (CheckCode("FX301", "planner"),
 REGISTRY: tuple[Check, ...] = (
     columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
     cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
-    connector_options.CHECK, engine_settings.CHECK, reserved_options.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK,
+    connector_options.CHECK, engine_settings.CHECK, reserved_options.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK, operand_types.CHECK,
     streaming_order.CHECK, lookup_operands.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE, PLANNER,
 )
 CHECKS = tuple(check.run for check in REGISTRY if check.run is not None)

@@ -232,6 +232,9 @@ class AnalysedStatement:
     select_names: set[str] = field(default_factory=set)  # lower-case output names of every query of the statement
     lookups: list[LookupUse] = field(default_factory=list)
     windows: list[WindowUse] = field(default_factory=list)
+    # arithmetic whose operand is a string or a boolean (`quantity * unit_price` with quantity STRING), with the
+    # operands' types: Flink has no such operator ("Cannot apply '*' to arguments of type")
+    bad_arithmetic: list[tuple[ir.Expr, list[FlinkType | None]]] = field(default_factory=list)
 
     @property
     def index(self) -> int:
@@ -261,7 +264,7 @@ class AnalysedStatement:
 
 
 _COLUMN_FACTS = ("outputs", "sink", "sink_pos", "sink_columns", "target_columns", "bindings", "indirect", "changelog",
-                 "select_names", "lookups", "windows")
+                 "select_names", "lookups", "windows", "bad_arithmetic")
 
 
 @dataclass

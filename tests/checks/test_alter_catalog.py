@@ -59,4 +59,4 @@ def test_flink_executes_the_alter(tmp_path):
     # Flink really runs it: the same statement on a catalog that does not exist is rejected
     assert _flinkx(_workspace(tmp_path / "a", "ALTER CATALOG mem SET ('default-database' = 'default')"), "validate").returncode == 0
     missing = _flinkx(_workspace(tmp_path / "b", "ALTER CATALOG nosuch SET ('default-database' = 'default')"), "validate")
-    assert missing.returncode == 1 and "Catalog nosuch does not exist" in missing.stdout, missing.stdout
+    assert missing.returncode == 1 and "FX300 unknown catalog 'nosuch'" in missing.stdout, missing.stdout
