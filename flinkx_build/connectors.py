@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 from typing import Iterable
 from typing import Mapping
 
@@ -61,6 +62,17 @@ class ConnectorSpec:
     values: tuple[tuple[str, tuple[str, ...]], ...] = ()  # an enum option's accepted values (documented)
     # a prefix whose keys the connector hands to a client (kafka's `properties.`), with the keys that client reads
     client_prefixes: tuple[tuple[str, "ClientOptions"], ...] = ()
+    roles: "Roles | None" = None  # what a table of it can be (documented: `roles_source`); None: not known
+
+
+@dataclass(frozen=True)
+class Roles:
+    """What a connector's tables can be: read (a scan source), written (a sink), looked up; None: not known."""
+
+    source: bool
+    sink: bool
+    lookup: bool | None
+    source_of_fact: str
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,7 @@ def catalog() -> Catalog:
             source=entry.get("source", ""),
             values=tuple((key, tuple(allowed)) for key, allowed in sorted(entry.get("values", {}).items())),
             client_prefixes=tuple((prefix, clients[client]) for prefix, client in entry.get("client_prefixes", {}).items()),
+            roles=Roles(**entry["roles"], source_of_fact=entry.get("roles_source", "")) if "roles" in entry else None,
         )
         for alias in (name, *entry.get("aliases", [])):
             connectors[alias.lower()] = spec
@@ -125,6 +138,22 @@ def spec_for(options: Mapping[str, str], table_type: str) -> ConnectorSpec | Non
     if not name or "${" in name:
         return None
     return catalog().connectors.get(name.lower())
+
+
+def roles_for(options: Mapping[str, str], table_type: str, factories: Mapping[str, Any]) -> Roles | None:
+    """What a table with these options can be: for a connector in the target's jars, its factory's interfaces
+    (the generated facts, `factories`: "connector:<name>" -> FactoryFact); for the others, the data file's
+    documented roles. None: not known (an unfamiliar connector is never judged)."""
+    name = connector_name(options, table_type).lower()
+    if not name or "${" in name:
+        return None
+    factory = factories.get(f"connector:{name}")
+    if factory is not None and factory.kinds:
+        kinds = set(factory.kinds)
+        return Roles("DynamicTableSourceFactory" in kinds, "DynamicTableSinkFactory" in kinds, None,
+                     f"the factory of '{name}' in Flink's jars (generated facts)")
+    spec = catalog().connectors.get(name)
+    return spec.roles if spec is not None else None
 
 
 def _format_prefixes(spec: ConnectorSpec, options: Mapping[str, str]) -> list[tuple[str, FormatSpec | None]]:

@@ -59,6 +59,7 @@ class FactoryFact:
     kind: str  # "connector" | "format"
     required: Mapping[str, OptionFact]
     optional: Mapping[str, OptionFact]
+    kinds: tuple[str, ...] = ()  # the factory interfaces it implements: DynamicTableSourceFactory, DynamicTableSinkFactory, ...
 
     def option(self, key: str) -> OptionFact | None:
         return self.required.get(key) or self.optional.get(key)
@@ -178,7 +179,8 @@ def _load(version: str) -> FlinkFacts:
         options={k: _option(k, v) for k, v in options.items()},
         factories={name: FactoryFact(name=f["name"], kind=f["kind"],
                                      required={k: _option(k, v) for k, v in f["required"].items()},
-                                     optional={k: _option(k, v) for k, v in f["optional"].items()})
+                                     optional={k: _option(k, v) for k, v in f["optional"].items()},
+                                     kinds=tuple(f.get("kinds", ())))
                    for name, f in factories.items()},
         removed={k: RemovedOption(k, v["removed_in"], v.get("replacement")) for k, v in removed["options"].items()},
         sink_casts=sink_casts,

@@ -13,6 +13,7 @@ from flinkx_build.checks import cdc_sources
 from flinkx_build.checks import changelog_sinks
 from flinkx_build.checks import columns
 from flinkx_build.checks import connector_options
+from flinkx_build.checks import connector_roles
 from flinkx_build.checks import credentials
 from flinkx_build.checks import engine_settings
 from flinkx_build.checks import flink_target
@@ -47,7 +48,7 @@ PLANNER = Check("the target's planner, in lint", (CheckCode("FX301", "planner"),
 REGISTRY: tuple[Check, ...] = (
     columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
     cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
-    connector_options.CHECK, engine_settings.CHECK, reserved_options.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK, operand_types.CHECK,
+    connector_options.CHECK, connector_roles.CHECK, engine_settings.CHECK, reserved_options.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK, operand_types.CHECK,
     streaming_order.CHECK, lookup_operands.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE, PLANNER,
 )
 CHECKS = tuple(check.run for check in REGISTRY if check.run is not None)
@@ -65,8 +66,8 @@ def codes_flink_also_finds() -> frozenset[str]:
 
 # A finding that follows from another one in the same statement is not said beside it (one finding per root
 # cause, issue 44): a lookup join whose key compares two kinds of type, or has no equality, matches no key of the
-# dimension either (FX441 would only repeat the mistake as a missing key).
-DEPENDANTS: dict[str, tuple[str, ...]] = {"FX441": ("FX440", "FX442")}
+# dimension either (FX441 would only repeat the mistake as a missing key); nor has a table without a lookup.
+DEPENDANTS: dict[str, tuple[str, ...]] = {"FX441": ("FX440", "FX442", "FX443")}
 
 
 def run_checks(ws: Workspace, analysed: AnalysedTask) -> list[Diagnostic]:
