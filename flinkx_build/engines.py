@@ -22,14 +22,17 @@ class Engine:
     any_header: bool  # a header column may have any name (Blink's HEADER), else a connector metadata key
     blink_ddl: bool  # CREATE TABLE ... HEADER, PRIMARY KEY without NOT ENFORCED, no COMMENT, no TEMPORARY
     keeps_with_offset: bool  # the watermark's withOffset(ts, ms) stays as written
+    # each INSERT outside a statement set is a job of its own (Apache Flink's SQL client and VVR run a script so);
+    # Blink and MRS compile a task's script into one job, so two INSERTs into one table are not two jobs there
+    insert_is_a_job: bool = False
 
     def format_target(self, flink_version: str) -> str:
         return self.label.format(flink_version=flink_version)
 
 
 ENGINES: dict[str, Engine] = {
-    "flink": Engine("flink", "Apache Flink {flink_version}", True, False, False, frozenset(), False, False, False),
-    "vvr": Engine("vvr", "Ververica (Flink {flink_version})", True, False, False, frozenset(), False, False, False),
+    "flink": Engine("flink", "Apache Flink {flink_version}", True, False, False, frozenset(), False, False, False, True),
+    "vvr": Engine("vvr", "Ververica (Flink {flink_version})", True, False, False, frozenset(), False, False, False, True),
     "blink": Engine("blink", "Alibaba Blink", False, True, False, frozenset(), True, True, True),
     "mrs": Engine("mrs", "Huawei MRS Flink", False, False, True, frozenset({"source.parallelism"}), False, False, False),
 }

@@ -31,6 +31,7 @@ from flinkx_build.checks import query_shapes
 from flinkx_build.checks import reserved_options
 from flinkx_build.checks import settings
 from flinkx_build.checks import streaming_order
+from flinkx_build.checks import task_sinks
 from flinkx_build.checks import time_attributes
 from flinkx_build.checks import workspace
 from flinkx_build.checks.check import Check
@@ -49,7 +50,7 @@ REGISTRY: tuple[Check, ...] = (
     columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
     cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
     connector_options.CHECK, connector_roles.CHECK, engine_settings.CHECK, reserved_options.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK, operand_types.CHECK,
-    streaming_order.CHECK, lookup_operands.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE, PLANNER,
+    streaming_order.CHECK, lookup_operands.CHECK, task_sinks.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE, PLANNER,
 )
 CHECKS = tuple(check.run for check in REGISTRY if check.run is not None)
 

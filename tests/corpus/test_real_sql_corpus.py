@@ -56,12 +56,14 @@ def test_the_corpus_lints_clean_and_build_agrees(corpus_ws):
 
 
 def test_the_policies_the_corpus_workspace_turns_off_still_fire(tmp_path):
-    """With flinkx's defaults the corpus gets FX196, FX480 and FX123 only: the two policies and the
-    deprecation advice, nothing else."""
+    """With flinkx's defaults the corpus gets FX196, FX480, FX123 and FX474 only: the two policies, the
+    deprecation advice, and the task-is-one-deployment warning (a documentation page is a sequence of
+    client steps: the same INSERT shown twice, a job restarted from its savepoint, "you can use ... or"),
+    nothing else."""
     ws = corpus_workspace(tmp_path, flinkx_yaml=FLINKX_YAML.split("lint:")[0])
     lint = flinkx(tmp_path, "lint", "ws")
     codes = {line.split(" ")[1] for line in lint.stdout.splitlines()}
-    assert lint.returncode == 1 and codes == {"FX123", "FX196", "FX480"}, lint.stdout
+    assert lint.returncode == 1 and codes == {"FX123", "FX196", "FX480", "FX474"}, lint.stdout
     assert f"{ws.name}/projects/fluss_docs/tasks/engine-flink__reads.sql:2:1: FX196 SET 'execution.runtime-mode'" in lint.stdout
 
 

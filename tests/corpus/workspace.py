@@ -32,6 +32,7 @@ lint:
   FX480: off
   FX196: off
   FX123: off
+  FX474: off
 """
 
 
