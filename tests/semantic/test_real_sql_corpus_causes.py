@@ -96,8 +96,9 @@ ALTER TABLE s1 ADD PRIMARY KEY (a) NOT ENFORCED;
 ALTER TABLE s1 DROP PRIMARY KEY;
 ALTER TABLE s1 ADD (d DOUBLE, CONSTRAINT pk PRIMARY KEY (a) NOT ENFORCED);
 CREATE TEMPORARY TABLE s_out (a INT, bb STRING, ts TIMESTAMP(3), d DOUBLE) WITH ('connector' = 'blackhole');
+CREATE TEMPORARY TABLE s_win (a INT, bb STRING, ts TIMESTAMP(3), d DOUBLE) WITH ('connector' = 'blackhole');
 INSERT INTO s_out SELECT * FROM s1;
-INSERT INTO s_out SELECT a, bb, window_start, d FROM TABLE(TUMBLE(TABLE s1, DESCRIPTOR(ts), INTERVAL '1' MINUTE));
+INSERT INTO s_win SELECT a, bb, window_start, d FROM TABLE(TUMBLE(TABLE s1, DESCRIPTOR(ts), INTERVAL '1' MINUTE));
 """
 SCHEMA_WRONG = """\
 CREATE TABLE s2 (a INT, b STRING, c BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen');
@@ -116,7 +117,7 @@ WRONG = {
     "values": (VALUES_WRONG, ["values.sql:6:13: FX410 INSERT INTO p/values#stats writes 5 columns, the sink has 4"]),
     "catalog": (CATALOG_WRONG, ["catalog.sql:4:17: FX120 cannot parse: '`other`'"]),
     "charset": (CHARSET_WRONG, ["charset.sql:7:23: FX411 column 1 (id) is STRING, the sink column 'id' of p/charset#co is BIGINT"]),
-    "schema": (SCHEMA_WRONG, ["schema.sql:16:29: FX401 unknown column 'b'", "schema.sql:17:90: FX451 TUMBLE needs a time attribute"]),
+    "schema": (SCHEMA_WRONG, ["schema.sql:17:29: FX401 unknown column 'b'", "schema.sql:18:90: FX451 TUMBLE needs a time attribute"]),
     "explain": (EXPLAIN_WRONG, ["explain.sql:12:28: FX120 cannot parse: 'FROM WHERE'",
                                 "explain.sql:14:21: FX01 reserved word 'user'"]),
 }
