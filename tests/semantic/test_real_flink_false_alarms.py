@@ -40,15 +40,18 @@ CREATE TEMPORARY TABLE events (
   `offset` BIGINT METADATA VIRTUAL
 ) WITH ('connector' = 'datagen');
 CREATE TEMPORARY TABLE events_out (id INT, ts TIMESTAMP_LTZ(3), part INT, o BIGINT) WITH ('connector' = 'blackhole');
+CREATE TEMPORARY TABLE events_named (id INT, ts TIMESTAMP_LTZ(3), part INT, o BIGINT) WITH ('connector' = 'blackhole');
 INSERT INTO events_out SELECT * FROM events;
-INSERT INTO events_out SELECT id, ts, part, `offset` FROM events;
+INSERT INTO events_named SELECT id, ts, part, `offset` FROM events;
 """
 METADATA_WRONG = "INSERT INTO events_out SELECT id, ts, part, `offset` FROM events WHERE nope > 0;\n"
 
-# before: FX411 (the star read as ticker's columns) and FX403 on `T` (Flink's own docs' form)
+# before: FX411 (the star read as ticker's columns) and FX403 on `T` (Flink's own docs' form); two sinks, not one
+# written by two jobs (FX474)
 MATCH_TASK = """\
 SET ticker.`watermark` = 'WATERMARK FOR rowtime AS rowtime - INTERVAL ''1'' SECOND';
 CREATE TEMPORARY TABLE dips (symbol STRING, start_tstamp TIMESTAMP(3), end_tstamp TIMESTAMP(3)) WITH ('connector' = 'blackhole');
+CREATE TEMPORARY TABLE dips_ab (symbol STRING, start_tstamp TIMESTAMP(3), end_tstamp TIMESTAMP(3)) WITH ('connector' = 'blackhole');
 INSERT INTO dips
 SELECT * FROM ticker
 MATCH_RECOGNIZE (
@@ -59,7 +62,7 @@ MATCH_RECOGNIZE (
   PATTERN (START_ROW PRICE_DOWN+ PRICE_UP)
   DEFINE PRICE_DOWN AS PRICE_DOWN.price < START_ROW.price, PRICE_UP AS PRICE_UP.price > START_ROW.price
 ) MR;
-INSERT INTO dips
+INSERT INTO dips_ab
 SELECT T.symbol, T.start_tstamp, end_tstamp FROM ticker
 MATCH_RECOGNIZE (
   PARTITION BY symbol ORDER BY rowtime
@@ -69,7 +72,7 @@ MATCH_RECOGNIZE (
 ) AS T;
 """
 # ONE ROW PER MATCH keeps only the PARTITION BY columns and the measures: `price` is gone
-MATCH_WRONG = MATCH_TASK.split("INSERT INTO dips\n", 2)[2].replace("end_tstamp FROM", "price FROM")
+MATCH_WRONG = MATCH_TASK.split("INSERT INTO dips_ab\n", 1)[1].replace("end_tstamp FROM", "price FROM")
 
 # before: FX120 at `//`; Calcite's lexer reads `//` to the end of the line as a comment, quotes
 # and `;` inside it included (the splitter must not end the statement there)
@@ -143,7 +146,7 @@ WRONG = {
     "dialect": (DIALECT_WRONG, "FX01 reserved word 'user'"),
     "values": (VALUES_WRONG, "FX401 unknown column 'c'"),
     "metadata": (METADATA_WRONG, "FX401 unknown column 'nope'"),
-    "match": ("INSERT INTO dips\n" + MATCH_WRONG, "FX401 unknown column 'price'"),
+    "match": ("INSERT INTO dips_ab\n" + MATCH_WRONG, "FX401 unknown column 'price'"),
 }
 
 
