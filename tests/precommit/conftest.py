@@ -26,7 +26,6 @@ the try-repo tests are kept few.
 """
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from pathlib import Path
@@ -39,6 +38,7 @@ from pchelpers import HookRepo
 from pchelpers import config_text
 from pchelpers import copy_workspace
 from pchelpers import git
+from pchelpers import git_env
 from pchelpers import run
 from pchelpers import snapshot_checkout
 
@@ -56,19 +56,10 @@ def pytest_terminal_summary(terminalreporter) -> None:
 def tool_env(tmp_path_factory) -> dict[str, str]:
     """Environment for git and pre-commit: isolated git config, a session PRE_COMMIT_HOME."""
     base = tmp_path_factory.mktemp("precommit-session")
-    gitconfig = base / "gitconfig"
-    gitconfig.write_text(
-        "[user]\n\tname = flinkx tests\n\temail = tests@example.invalid\n"
-        "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n",
-        encoding="utf-8",
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_", "FLINKX_"))}
+    env = git_env(base)
     env.update(
         PRE_COMMIT_HOME=str(base / "pre-commit-home"),
         PRE_COMMIT_COLOR="never",
-        GIT_CONFIG_GLOBAL=str(gitconfig),
-        GIT_CONFIG_NOSYSTEM="1",
-        NO_COLOR="1",
         # the hooks' lint without its planner check (a JVM service), as in the rest of the suite (tests/conftest.py)
         FLINKX_NO_PLANNER="1",
     )

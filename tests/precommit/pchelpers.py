@@ -1,6 +1,7 @@
 """Helpers of the pre-commit and workflow tests (see conftest.py)."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -40,6 +41,19 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str], label: str | None = None
     seconds = time.perf_counter() - started
     TIMINGS.append((label or " ".join(cmd[:4]), seconds))
     return Run(list(cmd), proc.returncode, proc.stdout, seconds)
+
+
+def git_env(base: Path) -> dict[str, str]:
+    """This environment with git isolated from the machine's configuration (a config file in `base`)."""
+    gitconfig = base / "gitconfig"
+    gitconfig.write_text(
+        "[user]\n\tname = flinkx tests\n\temail = tests@example.invalid\n"
+        "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_", "FLINKX_"))}
+    env.update(GIT_CONFIG_GLOBAL=str(gitconfig), GIT_CONFIG_NOSYSTEM="1", NO_COLOR="1")
+    return env
 
 
 def git(cwd: Path, env: dict[str, str], *args: str) -> str:
