@@ -41,6 +41,7 @@ CODES: dict[str, tuple[str, str]] = {
     "FX140": ("error", "unknown project function"),
     "FX141": ("error", "unknown function"),
     "FX142": ("warning", "function created in the task without a signature: the statements calling it are not planned"),
+    "FX143": ("error", "project function called with another number of arguments than its YAML declares"),
     "FX150": ("error", "invalid SET statement"),
     "FX151": ("error", "unknown column"),
     "FX152": ("error", "invalid table hint"),

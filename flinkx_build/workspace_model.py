@@ -97,6 +97,8 @@ class Function:
     resource: str
     loc: Loc
     content_hash: str
+    # the declared argument types (the YAML's `params`), in order; None: not declared (any arguments)
+    params: list[str] | None = None
     source_key: str = field(default="", compare=False, repr=False)  # as MetaTable.source_key
 
     @property

@@ -17,6 +17,7 @@ from flinkx_build.checks import connector_roles
 from flinkx_build.checks import credentials
 from flinkx_build.checks import engine_settings
 from flinkx_build.checks import flink_target
+from flinkx_build.checks import function_calls
 from flinkx_build.checks import grouping
 from flinkx_build.checks import hint_arguments
 from flinkx_build.checks import insert_columns
@@ -47,7 +48,7 @@ PLANNER = Check("the target's planner, in lint", (CheckCode("FX301", "planner"),
 
 # in the order they run: a task's findings come out in this order
 REGISTRY: tuple[Check, ...] = (
-    columns.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
+    columns.CHECK, function_calls.CHECK, insert_schema.CHECK, changelog_sinks.CHECK, lookup_keys.CHECK, time_attributes.CHECK,
     cdc_sources.CHECK, credentials.CHECK, settings.CHECK, mrs_hints.CHECK, late_data_sink.CHECK,
     connector_options.CHECK, connector_roles.CHECK, engine_settings.CHECK, reserved_options.CHECK, flink_target.CHECK, on_conflict.CHECK, grouping.CHECK, insert_columns.CHECK, cast_types.CHECK, operand_types.CHECK,
     streaming_order.CHECK, lookup_operands.CHECK, task_sinks.CHECK, query_shapes.CHECK, hint_arguments.CHECK, workspace.CHECK, UPGRADE_STATE, PLANNER,

@@ -168,6 +168,11 @@ SHAPES: tuple[Shape, ...] = (
     _shape("function signature", r"No match found for function signature (?P<function>[\w$]+)\((?P<args>.*?)\)",
            lambda g: Words(f"no function {g['function']} takes ({g['args']})",
                            "check the name and the arguments; a project function is called as project:function")),
+    _shape("argument types", r"Invalid function call:\s*(?:`?\w+`?\.)*`?(?P<name>\w+)`?\((?P<args>[^)]*)\).*?Expected signatures are:"
+                             r"\s*(?P<expected>[^\n]*?)\s*(?:--|\n|$)",
+           lambda g: Words(f"{g['name']} cannot take ({g['args']}): it takes {without_catalog(g['expected']).replace('`', '')}",
+                           "CAST each argument to the type its signature names (a project function's signature is the "
+                           "params of its YAML)"), token=r"\b{name}\s*\("),
     _shape("argument count", r"Invalid number of arguments to function '(?P<function>[^']+)'\. Was expecting (?P<count>\d+) arguments",
            lambda g: Words(f"{g['function']} takes {g['count']} arguments", f"call it with {g['count']} arguments")),
     _shape("operand types", r"Cannot apply '(?P<operator>[^']+)' to arguments of type '(?P<types>[^']+)'\. Supported form\(s\): (?P<forms>.*)",

@@ -82,7 +82,8 @@ def compile_task(resolved: AnalysedTask, engine: str, flink_version: str, mode: 
         body = text + ";\n"
         out.append(body)
         line += body.count("\n")
-    udfs = [UdfStub(u.emitted_name, u.function.returns, u.function.kind) for u in resolved.functions.values()]
+    udfs = [UdfStub(u.emitted_name, u.function.returns, u.function.kind, None if u.function.params is None else tuple(u.function.params))
+            for u in resolved.functions.values()]
     names = {name.lower(): f"{use.table.project}.{use.table.name}" for use in resolved.tables.values() for _, name in use.variants}
     return CompiledScript(task.key, "".join(out), statements, udfs, [p[3] for p in pieces], line_sources, names)
 

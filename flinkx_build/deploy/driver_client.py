@@ -70,7 +70,7 @@ class DriverFlink:
                     operator_ids: bool = True) -> CompiledJob:
         """The plan, and the id Flink gives each operator when the SQL is submitted (JobShape.java)."""
         request = protocol.compile_plan_request([(s.kind, s.text) for s in statements],
-                                                [{"name": u.name, "returns": u.returns, "kind": u.kind} for u in udfs],
+                                                [u.wire() for u in udfs],
                                                 planning.OPERATIONS)
         answer = self._ask({**request, "operator_ids": operator_ids}, statements)
         try:

@@ -39,7 +39,7 @@ from flinkx_build.type_text import structure_problem
 
 TABLE_KEYS = {"name", "type", "kind", "description", "columns", "primary_key", "with", "locked", "stream", "batch"}
 COLUMN_KEYS = {"name", "type", "comment", "header"}
-FUNCTION_KEYS = {"name", "class", "language", "kind", "returns", "resource", "description"}
+FUNCTION_KEYS = {"name", "class", "language", "kind", "returns", "params", "resource", "description"}
 
 # The type names of every supported Flink version (data/flink/<v>/types.json); whether the
 # workspace's target has the type is checks/flink_target.py's question (FX124).
@@ -306,9 +306,39 @@ def load_function(project: Project, path: Path, shown: str, diags: list[Diagnost
     if name is None:
         return None
     class_name, resource = written["class"], written["resource"]
-    content = dict(written)
+    params = _params(data, shown, diags)
+    content: dict[str, Any] = dict(written)
     content["name"] = name
+    if params is not None:  # a function without params hashes as before: its tasks' caches stay valid
+        content["params"] = params
     return Function(
         project=project.name, name=name, class_name=class_name, language=language, kind=kind,
-        returns=returns, resource=resource, loc=loc, content_hash=canonical_hash(content),
+        returns=returns, resource=resource, loc=loc, content_hash=canonical_hash(content), params=params,
     )
+
+
+def _params(data: CommentedMap, shown: str, diags: list[Diagnostic]) -> list[str] | None:
+    """The declared argument types: `params: [STRING, INT]` (or items `{name: ua, type: STRING}`); None when the
+    function declares none, or declares them in a form flinkx cannot read (reported)."""
+    if "params" not in data:
+        return None
+    raw = data["params"]
+    at = value_loc(data, "params", shown)
+    if not isinstance(raw, list):
+        diags.append(Diagnostic(at.path, at.line, at.col, "FX104", "'params' must be a list of the argument types",
+                                "params: [STRING, INT] (one Flink type per argument, in order)"))
+        return None
+    params: list[str] = []
+    for i, item in enumerate(raw):
+        where = item_loc(raw, i, shown)
+        typ = item.get("type") if isinstance(item, CommentedMap) else item
+        if not isinstance(typ, str) or not typ.strip():
+            diags.append(Diagnostic(where.path, where.line, where.col, "FX104", f"argument {i + 1} of 'params' is not a type",
+                                    "params: [STRING, INT] (or items {name: ua, type: STRING})"))
+            return None
+        bad = check_flink_type(typ)
+        if bad:
+            diags.append(Diagnostic(where.path, where.line, where.col, "FX107", f"'{bad}' is not a Flink data type", type_hint(bad)))
+            return None
+        params.append(typ.strip())
+    return params

@@ -41,7 +41,7 @@ def request_for(script: ScriptToValidate, request_id: int, budget_ms: int) -> di
         "budget_ms": budget_ms,
         "mode": script.mode,
         "statements": [{"sql": statement_sql(stmt), "skip": is_comment_only(stmt.text)} for stmt in script.statements],
-        "udfs": [{"name": u.name, "returns": u.returns, "kind": u.kind} for u in script.udfs],
+        "udfs": [u.wire() for u in script.udfs],
     }
 
 

@@ -73,8 +73,7 @@ def job_steps(case: TestCase, script: CompiledScript) -> list[dict[str, Any]]:
         elif stmt.kind == "create_function":
             name = created_function_name(sql)
             udf = declared_udf(script, name)
-            steps.append({"function": {"name": name, "kind": udf.kind, "returns": udf.returns,
-                                       "calls": case.functions.get(name.lower())}})
+            steps.append({"function": {**udf.wire(), "name": name, "calls": case.functions.get(name.lower())}})
         elif stmt.kind in ("begin_statement_set", "end", "select"):
             continue  # all INSERTs run as one job; a bare query has no sink to check
         else:

@@ -18,6 +18,14 @@ class UdfStub:
     name: str  # the name the compiled SQL calls it by
     returns: str  # a Flink type, e.g. "STRING", "ROW<a INT, b STRING>"
     kind: str = "scalar"  # scalar | table | aggregate
+    params: tuple[str, ...] | None = None  # the declared argument types (the function's YAML `params`); None: any
+
+    def wire(self) -> dict[str, object]:
+        """How the planner driver receives it (every request that registers a stand-in function)."""
+        out: dict[str, object] = {"name": self.name, "returns": self.returns, "kind": self.kind}
+        if self.params is not None:
+            out["params"] = list(self.params)
+        return out
 
 
 @dataclass(frozen=True)

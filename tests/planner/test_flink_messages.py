@@ -15,6 +15,7 @@ from flinkx_build.planner.session import open_planner
 from flinkx_build.targets import TARGETS
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.validate.contract import UdfStub
 from tests.planner.conftest import needs_planner
 
 pytestmark = [pytest.mark.flink, pytest.mark.network, *(needs_planner(v) for v in TARGETS)]
@@ -29,6 +30,9 @@ TOTALS = ("CREATE TEMPORARY TABLE totals (user_id BIGINT, total DECIMAL(38, 2), 
           "WITH ('connector' = 'jdbc')")
 WINDOWS = "CREATE TEMPORARY TABLE windows (s TIMESTAMP(3), c BIGINT) WITH ('connector' = 'print')"
 BASE = [ORDERS, DIM, SINK]
+# a project function as the stand-in takes it: the signature its YAML declares (params)
+PARSE_UA = "CREATE TEMPORARY FUNCTION parse_ua AS 'com.shop.udf.ParseUserAgent' LANGUAGE JAVA"
+UDFS = (UdfStub("parse_ua", "STRING", "scalar", ("STRING",)),)
 INSERT = "INSERT INTO sink SELECT order_id, name FROM orders"
 LOOKUP = "INSERT INTO sink SELECT o.order_id, d.user_name FROM orders AS o JOIN dim FOR SYSTEM_TIME AS OF "
 
@@ -49,6 +53,7 @@ EXAMPLES: dict[str, list[str]] = {
     "target twice": BASE + ["INSERT INTO sink (order_id, order_id) SELECT order_id, name FROM orders"],
     "unknown identifier": ["CREATE TEMPORARY TABLE x (a INT, b AS nosuch_column + 1) WITH ('connector' = 'print')"],
     "function signature": BASE + ["INSERT INTO sink SELECT order_id, nosuch(name) FROM orders"],
+    "argument types": BASE + [PARSE_UA, "INSERT INTO sink SELECT order_id, parse_ua(order_id) FROM orders"],
     "argument count": BASE + ["INSERT INTO sink SELECT order_id, REGEXP_EXTRACT(name) FROM orders"],
     "operand types": BASE + [INSERT + " WHERE name + 1 > 2"],
     "cast": BASE + ["INSERT INTO sink SELECT order_id, CAST(CAST(ts AS BOOLEAN) AS STRING) FROM orders"],
@@ -98,7 +103,7 @@ RECORDED: dict[str, str] = {
 
 def _script(name: str, statements: list[str]) -> ScriptToValidate:
     compiled = tuple(CompiledStatement(sql, 1 + 3 * i, 1, "other", (1 + 3 * i, 1)) for i, sql in enumerate(statements))
-    return ScriptToValidate(f"p/{name.replace(' ', '_')}", f"{name}.sql", compiled)
+    return ScriptToValidate(f"p/{name.replace(' ', '_')}", f"{name}.sql", compiled, UDFS)
 
 
 @pytest.fixture(scope="module")

@@ -26,9 +26,7 @@ import org.apache.flink.table.functions.UserDefinedFunction;
 import org.apache.flink.table.operations.Operation;
 
 import flinkx.standin.FixtureConnector;
-import flinkx.standin.StandinAggregateFunction;
-import flinkx.standin.StandinScalarFunction;
-import flinkx.standin.StandinTableFunction;
+import flinkx.standin.StandinTypes;
 
 /**
  * flinkx deploy's Flink client on the driver's Flink (issue 29 item 5; flinkx_build/deploy/client.py), as two
@@ -272,9 +270,7 @@ final class DeployClient {
             throw refused;
         }
         String returns = udf.path("returns").asText();
-        UserDefinedFunction instance = kind.equals("scalar") ? new StandinScalarFunction(functionName, returns)
-                : kind.equals("table") ? new StandinTableFunction(functionName, returns)
-                : new StandinAggregateFunction(functionName, returns);
+        UserDefinedFunction instance = StandinTypes.function(kind, functionName, returns, StandinTypes.declaredParams(udf), null);
         if (identifier == null) {
             tenv.createTemporarySystemFunction(functionName, instance);
         } else {

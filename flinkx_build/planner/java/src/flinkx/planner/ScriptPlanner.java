@@ -26,9 +26,7 @@ import org.apache.flink.table.functions.UserDefinedFunction;
 import org.apache.flink.table.operations.Operation;
 
 import flinkx.standin.FixtureConnector;
-import flinkx.standin.StandinAggregateFunction;
-import flinkx.standin.StandinScalarFunction;
-import flinkx.standin.StandinTableFunction;
+import flinkx.standin.StandinTypes;
 
 /**
  * Plans one task for validate and lint: a syntax pass over every statement with
@@ -283,8 +281,7 @@ final class ScriptPlanner {
             state.udfNote(index, name, "function '" + name + "': declared return type '" + returns + "' is not a Flink type: ", e);
             return;
         }
-        UserDefinedFunction instance = kind.equals("scalar") ? new StandinScalarFunction(name, returns)
-                : kind.equals("table") ? new StandinTableFunction(name, returns) : new StandinAggregateFunction(name, returns);
+        UserDefinedFunction instance = StandinTypes.function(kind, name, returns, StandinTypes.declaredParams(udf), null);
         if ((Boolean) Reflect.call(node, "isIfNotExists")) {
             for (String existing : state.tenv.listUserDefinedFunctions()) {
                 if (existing.equalsIgnoreCase(name)) {

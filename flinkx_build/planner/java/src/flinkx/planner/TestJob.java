@@ -30,9 +30,7 @@ import flinkx.standin.FixtureConnector;
 import flinkx.standin.FixtureMetrics;
 import flinkx.standin.FixtureStates;
 import flinkx.standin.FixtureTimeline;
-import flinkx.standin.StandinAggregateFunction;
-import flinkx.standin.StandinScalarFunction;
-import flinkx.standin.StandinTableFunction;
+import flinkx.standin.StandinTypes;
 
 /**
  * Runs one {@code flinkx test} case on the Flink whose jars are on the class path, as flinkx_build/testing/run.py
@@ -246,10 +244,8 @@ final class TestJob {
         String returns = function.path("returns").asText();
         String kind = function.path("kind").asText("scalar");
         JsonNode calls = function.get("calls");
-        UserDefinedFunction instance = kind.equals("table") ? new StandinTableFunction(name, returns)
-                : kind.equals("aggregate") ? new StandinAggregateFunction(name, returns)
-                : calls != null && !calls.isNull() ? new StandinScalarFunction(name, returns, calls.toString())
-                : new StandinScalarFunction(name, returns);
+        UserDefinedFunction instance = StandinTypes.function(kind, name, returns, StandinTypes.declaredParams(function),
+                calls != null && !calls.isNull() ? calls.toString() : null);
         tenv.createTemporaryFunction("`" + name.replace("`", "``") + "`", instance);
     }
 

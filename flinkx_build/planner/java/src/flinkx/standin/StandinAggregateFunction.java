@@ -8,7 +8,8 @@ import org.apache.flink.table.types.inference.TypeStrategies;
 import org.apache.flink.types.Row;
 
 /**
- * Stands in for a user's aggregate function: any arguments, the declared result type. It has
+ * Stands in for a user's aggregate function: the declared arguments (any, when none
+ * are declared), the declared result type. It has
  * retract and merge so that it plans on update streams and in session windows, as a complete UDAF
  * would.
  */
@@ -17,10 +18,12 @@ public class StandinAggregateFunction extends AggregateFunction<Object, Row> {
 
     private final String name;
     private final String returnType;
+    private final String[] params; // the declared argument types; null: any
 
-    public StandinAggregateFunction(String name, String returnType) {
+    public StandinAggregateFunction(String name, String returnType, String[] params) {
         this.name = name;
         this.returnType = returnType;
+        this.params = params;
     }
 
     @Override
@@ -43,7 +46,7 @@ public class StandinAggregateFunction extends AggregateFunction<Object, Row> {
 
     @Override
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
-        return StandinTypes.anyArgumentsReturning(typeFactory, returnType)
+        return StandinTypes.argumentsReturning(typeFactory, params, returnType)
                 .accumulatorTypeStrategy(
                         TypeStrategies.explicit(
                                 DataTypes.ROW(DataTypes.FIELD("n", DataTypes.BIGINT()))))

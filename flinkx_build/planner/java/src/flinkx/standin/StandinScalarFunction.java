@@ -10,27 +10,25 @@ import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.inference.TypeInference;
 
 /**
- * Stands in for a user's scalar UDF, whose class is not available to the validator: it accepts
- * any arguments and returns the type the workspace declares for the function: NULL, or for
- * {@code flinkx test} the result a test gives for the call's arguments.
+ * Stands in for a user's scalar UDF, whose class is not available to the validator: it takes
+ * the arguments the workspace declares (any, when it declares none) and returns the type it declares
+ * for the function: NULL, or for {@code flinkx test} the result a test gives for the call's arguments.
  */
 public class StandinScalarFunction extends ScalarFunction {
     private static final long serialVersionUID = 1L;
 
     private final String name;
     private final String returnType;
+    private final String[] params; // the declared argument types; null: any
     // flinkx test: [{"args": [text, ...] (absent: any call), "returns": value}], first match wins
     private final String callsJson;
     private DataType resultType; // set while planning, serialized with the function
     private transient List<JsonNode> calls;
 
-    public StandinScalarFunction(String name, String returnType) {
-        this(name, returnType, null);
-    }
-
-    public StandinScalarFunction(String name, String returnType, String callsJson) {
+    public StandinScalarFunction(String name, String returnType, String[] params, String callsJson) {
         this.name = name;
         this.returnType = returnType;
+        this.params = params;
         this.callsJson = callsJson;
     }
 
@@ -71,7 +69,7 @@ public class StandinScalarFunction extends ScalarFunction {
     @Override
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
         resultType = typeFactory.createDataType(returnType);
-        return StandinTypes.anyArgumentsReturning(typeFactory, returnType).build();
+        return StandinTypes.argumentsReturning(typeFactory, params, returnType).build();
     }
 
     @Override
