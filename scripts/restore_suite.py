@@ -37,11 +37,16 @@ def main() -> int:
             data = live.run_version(version, Path(tmp), cases)
         data["seconds"]["total"] = round(time.perf_counter() - began, 1)
         print(f"\n## Flink {data['flink_version']} ({data['seconds']})\n")
+        print(f"{'edit':28} {'as SQL':9} {'pinned':9} {'trial':9} Flink's message")
         for name, outcome in data["cases"].items():
-            print(f"{name:28} {outcome['outcome']:9} {outcome.get('failure', ''):17} {outcome.get('message', '')[:150]}")
+            pinned = data["pinned"][name]
+            print(f"{name:28} {outcome['outcome']:9} {pinned['outcome']:9} {data['trial'][name]['outcome']:9} "
+                  f"{(outcome.get('message') or pinned.get('message') or '')[:150]}")
         path = outcomes_path(version)
         if args.cases and path.is_file():
-            data["cases"] = {**json.loads(path.read_text())["cases"], **data["cases"]}
+            before = json.loads(path.read_text())
+            for mode in ("cases", "pinned", "trial"):
+                data[mode] = {**before.get(mode, {}), **data[mode]}
         if args.write:  # what Flink did; the timings are this run's, printed above
             stored = {k: v for k, v in data.items() if k != "seconds"}
             stored["generated_by"] = "scripts/restore_suite.py"

@@ -20,11 +20,14 @@ from flinkx_build.commands.console import echo_summary
 from flinkx_build.commands.progress import compile_with_progress
 from flinkx_build.deploy.apply import Applier
 from flinkx_build.deploy.apply import MissingSecret
+from flinkx_build.deploy.apply import fill
+from flinkx_build.deploy.apply import scrub
 from flinkx_build.deploy.apply import secret_values
 from flinkx_build.deploy.cluster import ClusterError
 from flinkx_build.deploy.cluster import FlinkRest
 from flinkx_build.deploy.compat import OTHER_MEANING
 from flinkx_build.deploy.jars import deploy_jars
+from flinkx_build.deploy.prove import prove_upgrades
 from flinkx_build.deploy.report import WHY_REFUSED
 from flinkx_build.deploy.report import render_plan
 from flinkx_build.deploy.report import to_data
@@ -55,11 +58,17 @@ def _secret_error(missing: MissingSecret) -> UsageError:
 @click.option("--jar", "jars", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="A connector or UDF jar shipped with every job (repeatable; default: flinkx.yaml deploy.jars from $FLINKX_JAR_DIR).")
 @click.option("--allow-fresh-start", is_flag=True, help="Also upgrade jobs that cannot keep their state (they start empty).")
+@click.option("--prove", is_flag=True,
+              help="Prove every upgrade with a restore trial (a savepoint of the running job restored into the new job "
+                   "in a sandbox); --apply always does. Needs the secrets and jars --apply needs.")
+@click.option("--trial-from", "trial_from", type=click.Choice(["new", "latest"]), default="new", show_default=True,
+              help="The trial's savepoint: a new one of the running job, or its newest retained savepoint or checkpoint.")
 @click.option("--allow-changed-meaning", is_flag=True,
               help="Also upgrade jobs whose state restores but means something else (a window size, a key expression, ...).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
 def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], savepoint_dir: str | None,
-            jars: tuple[Path, ...], allow_fresh_start: bool, allow_changed_meaning: bool, fmt: str) -> None:
+            jars: tuple[Path, ...], prove: bool, trial_from: str, allow_fresh_start: bool, allow_changed_meaning: bool,
+            fmt: str) -> None:
     """Plan or apply WORKSPACE (default: .) on the Flink cluster at --cluster."""
     from flinkx_build.deploy.plan import make_plan
     from flinkx_build.deploy.versions import version_refusal
@@ -74,8 +83,9 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
     diags = compile_with_progress(session, selected).diagnostics
     if any(d.is_error for d in diags):
         raise WorkspaceErrors(diags)
-    # jars are loaded only to submit (--apply); planning uses flinkx's stand-ins and loads none
-    jar_paths = deploy_jars(ws.config.deploy.jars, jars) if do == "apply" else []
+    # jars are loaded only to submit or prove (--apply, --prove); planning uses flinkx's stand-ins and loads none
+    proving = do == "apply" or prove
+    jar_paths = deploy_jars(ws.config.deploy.jars, jars) if proving else []
     desired, skipped = desired_jobs(session, session.tasks(selected))
     try:
         rest = FlinkRest(cluster)
@@ -90,10 +100,13 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
     try:
         plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, None)
         # before the client JVM starts: a missing secret is one line, and nothing has begun
-        secrets = _secrets(session, plan) if do == "apply" else {}
+        secrets = _secrets(session, plan) if proving else {}
         if plan.of("upgrade") or (do == "apply" and plan.of("create", "upgrade", "failed")):
             flink = _start_flink(session, jar_paths)
             plan = make_plan(workspace_name(ws), rest.url, desired, deployed, selected, flink.compile_job, flink.flink_version)
+            if proving and plan.of("upgrade"):  # Flink's own answer, before anything stops
+                prove_upgrades(plan, flink, rest, lambda statements: fill(statements, secrets), savepoint_dir,
+                               trial_from == "latest", lambda line: click.echo(scrub(line, secrets), err=fmt == "json"))
         plan.skipped = skipped
         if do == "plan":
             click.echo(render_plan(fmt, plan), nl=False)
@@ -116,8 +129,9 @@ def _start_flink(session: Session, jars: list[Path]):
 
 
 def _refusal(action) -> Diagnostic:
-    """FX602 at the task: why apply will not do this action, and the flag that would."""
-    source = action.desired.source if action.desired else action.task_key
+    """FX602 at the task (at the statement of the operator Flink refused, after a trial): why apply will not do
+    this action, and the flag that would."""
+    path, line, col = action.where or (action.desired.source if action.desired else action.task_key, 1, 1)
     if action.changes_meaning:
         why = f"{action.verdict.summary}; {WHY_REFUSED[OTHER_MEANING]}"
         hint = "rerun with --allow-changed-meaning to keep the state under the new rule, or --allow-fresh-start"
@@ -125,7 +139,7 @@ def _refusal(action) -> Diagnostic:
         level = action.verdict.level if action.verdict and action.action == "upgrade" else "failed"
         why = f"{action.verdict.summary if action.verdict else action.note}; {WHY_REFUSED[level]}"
         hint = "rerun with --allow-fresh-start to start it without its state"
-    return Diagnostic(source, 1, 1, "FX602", f"{action.action} of {action.task_key} refused: {why}", hint)
+    return Diagnostic(path, line, col, "FX602", f"{action.action} of {action.task_key} refused: {why}", hint)
 
 
 def _secrets(session: Session, plan) -> dict[str, str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import Any
 from typing import Callable
 from typing import Mapping
 
@@ -136,13 +137,15 @@ class Applier:
                        action.job.job_id, "FINISHED", savepoint=location)
 
     def _upgrade(self, action: Action) -> Outcome:
+        keep_state = self.keeps_state(action)
+        # proven (prove.py) before anything stopped: the pinned plan the trial restored into, when it did
+        submission = action.submission if keep_state else None
         location, failure = self._stop(action)
         if failure:
             return Outcome(action.task_key, "upgrade", False,
                            f"stop-with-savepoint of job {action.job.job_id} failed, the job keeps running: {failure}")
-        keep_state = self.keeps_state(action)
         try:
-            outcome = self._start(action, restore=location if keep_state else None)
+            outcome = self._start(action, restore=location if keep_state else None, submission=submission)
         except DeployFlinkError as exc:
             outcome = Outcome(action.task_key, "upgrade", False, f"the new job was not started: {exc}")
         outcome.savepoint = location
@@ -184,16 +187,18 @@ class Applier:
         outcome.message = f"its failed job {action.job.job_id} replaced, fresh start; " + outcome.message
         return outcome
 
-    def _submit(self, name: str, task_key: str, fingerprint: str, statements: tuple[Statement, ...], restore: str | None) -> str:
+    def _submit(self, name: str, task_key: str, fingerprint: str, statements: tuple[Statement, ...], restore: str | None,
+                submission: Any = None) -> str:
         if self.flink is None:
             raise DeployFlinkError("no Flink client to submit with")
         params = {TASK_KEY: task_key, FINGERPRINT_KEY: fingerprint, STATEMENTS_KEY: encode_statements(list(statements)),
                   FLINK_VERSION_KEY: self.flink.flink_version}
-        return self.flink.submit(fill(statements, self.secrets), self.rest.url, name, params, restore)
+        plan, pinned = (submission.plan, submission.pins) if submission is not None else (None, None)
+        return self.flink.submit(fill(statements, self.secrets), self.rest.url, name, params, restore, plan, pinned)
 
-    def _start(self, action: Action, restore: str | None) -> Outcome:
+    def _start(self, action: Action, restore: str | None, submission: Any = None) -> Outcome:
         desired: DesiredJob = action.desired  # type: ignore[assignment]
-        job_id = self._submit(desired.name, desired.task_key, desired.fingerprint, desired.statements, restore)
+        job_id = self._submit(desired.name, desired.task_key, desired.fingerprint, desired.statements, restore, submission)
         state = self.rest.wait_running(job_id)
         if state != "RUNNING":
             cause = self.rest.root_exception(job_id)

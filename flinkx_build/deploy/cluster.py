@@ -105,6 +105,26 @@ class FlinkRest:
         if target_dir:
             body["targetDirectory"] = target_dir
         request_id = self._call("POST", f"/jobs/{job_id}/stop", body)["request-id"]
+        return self._await_savepoint(job_id, request_id, timeout)
+
+    def savepoint(self, job_id: str, target_dir: str | None, timeout: float = 120.0) -> SavepointResult:
+        """A savepoint of a job that keeps running (`cancel-job: false`), in the cluster's own storage unless
+        `target_dir` names another."""
+        body: dict[str, Any] = {"cancel-job": False}
+        if target_dir:
+            body["target-directory"] = target_dir
+        request_id = self._call("POST", f"/jobs/{job_id}/savepoints", body)["request-id"]
+        return self._await_savepoint(job_id, request_id, timeout)
+
+    def latest_retained(self, job_id: str) -> str | None:
+        """The newest savepoint or retained (externalized) checkpoint of the job, per its checkpoint statistics."""
+        latest = self.get(f"/jobs/{job_id}/checkpoints").get("latest") or {}
+        found = [c for c in (latest.get("savepoint"), latest.get("completed")) if c and c.get("external_path")
+                 and not str(c.get("external_path")).startswith("<")]
+        found.sort(key=lambda c: int(c.get("latest_ack_timestamp") or c.get("trigger_timestamp") or 0), reverse=True)
+        return str(found[0]["external_path"]) if found else None
+
+    def _await_savepoint(self, job_id: str, request_id: str, timeout: float) -> SavepointResult:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             status = self.get(f"/jobs/{job_id}/savepoints/{request_id}")

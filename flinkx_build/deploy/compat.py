@@ -58,6 +58,30 @@ class Operator:
                    tuple(str(i) for i in data.get("inputs") or ()))
 
 
+def attach_unnamed(plan: dict[str, Any], operators: list[Operator]) -> list[Operator]:
+    """Operators a connector's sink builds itself carry no plan node in their names (`StreamingFileWriter`, `end:
+    Writer` of the filesystem sink, measured): each belongs to the sink its rows go into, the sink node fed by the
+    node of the nearest named operator upstream (or that node itself, when it is the sink)."""
+    nodes = {n["id"]: n for n in plan.get("nodes", [])}
+    sinks = {i for i, n in nodes.items() if str(n.get("type", "")).startswith("stream-exec-sink_")}
+    named = {op.node for op in operators if op.node >= 0}
+    feeds: dict[int, list[int]] = {}
+    for edge in plan.get("edges", []):
+        feeds.setdefault(edge.get("source"), []).append(edge.get("target"))
+    by_id = {op.id: op for op in operators}
+    out = []
+    for op in operators:
+        node, current = op.node, op
+        while node < 0 and current.inputs and current.inputs[0] in by_id:
+            current = by_id[current.inputs[0]]
+            node = current.node
+        if op.node < 0 and node >= 0 and node not in sinks:
+            quiet = [s for s in feeds.get(node, []) if s in sinks and s not in named]
+            node = quiet[0] if len(quiet) == 1 else -1
+        out.append(Operator(node if op.node < 0 else op.node, op.name, op.id, op.inputs))
+    return out
+
+
 @dataclass
 class CompiledJob:
     """A task's job compiled by a Flink client: COMPILE PLAN JSON, and its operators when the client gave them."""
@@ -209,7 +233,7 @@ def _lost(node: _Node) -> Change:
     what = {"source": "a source's state (its read positions)", "sink": "a sink's state"}.get(node.role, "its state")
     return Change(WILL_NOT_RESTORE, node.op.name,
                   f"{what} is kept under an operator id the new job does not have: Flink cannot map it (the job's "
-                  "shape before it changed, or a statement was added or removed)")
+                  "shape before it changed, or a statement was added or removed)", lost=True)
 
 
 def classify(old: CompiledJob, new: CompiledJob, flink_version: str) -> Verdict:

@@ -53,6 +53,7 @@ class Change:
     level: str
     operator: str  # a short name of the operator, from Flink's own description
     rule: str  # which rule decided, and what changed
+    lost: bool = False  # the state has no operator to go to: Flink may still "restore" the job, dropping it
 
     def format(self) -> str:
         return f"{self.operator}: {self.rule}"
@@ -310,8 +311,14 @@ def compare_operator(old: StatefulOperator, new: StatefulOperator, flink_version
     """What changed in one stateful operator (matched by its id or its position), each change with its verdict."""
     if family(old.kind) != family(new.kind):
         return [Change(WILL_NOT_RESTORE, new.name, f"another operator in its place ({old.kind} -> {new.kind}): "
-                                                   "its state is not this operator's")]
-    if old.version != new.version:
+                                                   "its state is not this operator's", lost=True)]
+    if old.kind != new.kind:
+        old_names = [str(x.get("name")) for x in old.node.get("state") or []]
+        new_names = [str(x.get("name")) for x in new.node.get("state") or []]
+        if old_names != new_names:  # e.g. a group aggregate continued by mini-batch's global aggregate
+            return [Change(UNKNOWN, new.name, f"another operator in its place ({old.kind} -> {new.kind}): Flink may hand it "
+                                              "the old state; whether it reads it was not measured")]
+    elif old.version != new.version:
         return [Change(UNKNOWN, new.name, f"plan version of {new.kind} changed ({old.version} -> {new.version})")]
     r = _Rules(old, new, flink_version)
     r.ttl()

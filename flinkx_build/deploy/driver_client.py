@@ -15,6 +15,7 @@ from typing import Any
 from flinkx_build.deploy import planning
 from flinkx_build.deploy.compat import CompiledJob
 from flinkx_build.deploy.compat import Operator
+from flinkx_build.deploy.compat import attach_unnamed
 from flinkx_build.deploy.identity import Statement
 from flinkx_build.deploy.submission import DeployFlinkError
 from flinkx_build.deploy.submission import refusal
@@ -69,23 +70,67 @@ class DriverFlink:
     def compile_job(self, statements: list[Statement], udfs: tuple[UdfStub, ...] = (),
                     operator_ids: bool = True) -> CompiledJob:
         """The plan, and the id Flink gives each operator when the SQL is submitted (JobShape.java)."""
-        request = protocol.compile_plan_request([(s.kind, s.text) for s in statements],
-                                                [u.wire() for u in udfs],
-                                                planning.OPERATIONS)
-        answer = self._ask({**request, "operator_ids": operator_ids}, statements)
+        answer = self._ask({**self._standin_request(statements, udfs), "operator_ids": operator_ids}, statements)
         try:
             plan = json.loads(str(answer.get("plan", "")))
         except ValueError:
             raise DeployFlinkError(f"the Flink {self.flink_version} client returned no compiled plan") from None
-        operators = [Operator.from_data(o) for o in answer["operators"]] if "operators" in answer else None
+        operators = attach_unnamed(plan, [Operator.from_data(o) for o in answer["operators"]]) if "operators" in answer else None
         return CompiledJob(plan, operators, {str(k): str(v) for k, v in (answer.get("connectors") or {}).items()})
 
-    def submit(self, statements: list[Statement], cluster_url: str, name: str, job_parameters: dict[str, str],
-               savepoint: str | None = None) -> str:
-        """Plan the job in the driver, run it on the cluster; its job id."""
+    def _submission(self, statements: list[Statement], cluster_url: str, name: str, job_parameters: dict[str, str],
+                    savepoint: str | None) -> dict[str, Any]:
         options = submit_options(cluster_url, name, self._jars, savepoint)
-        request = protocol.submit_request(submission_steps(statements), options, job_parameters,
-                                          [] if self._jars else ["pipeline.jars"])
+        return protocol.submit_request(submission_steps(statements), options, job_parameters,
+                                       [] if self._jars else ["pipeline.jars"])
+
+    def compile_submission(self, statements: list[Statement], cluster_url: str, name: str) -> CompiledJob:
+        """The job a submission of `statements` runs (real connectors, `--apply` only): plan and operator ids."""
+        answer = self._ask({**self._submission(statements, cluster_url, name, {}, None), "deploy": "compile_job"},
+                           statements)
+        try:
+            plan = json.loads(str(answer.get("plan", "")))
+        except ValueError:
+            raise DeployFlinkError(f"the Flink {self.flink_version} client returned no compiled plan") from None
+        return CompiledJob(plan, attach_unnamed(plan, [Operator.from_data(o) for o in answer.get("operators") or []]))
+
+    def _standin_request(self, statements: list[Statement], udfs: tuple[UdfStub, ...]) -> dict[str, Any]:
+        return protocol.compile_plan_request([(s.kind, s.text) for s in statements],
+                                             [u.wire() for u in udfs],
+                                             planning.OPERATIONS)
+
+    def snapshot(self, statements: list[Statement], udfs: tuple[UdfStub, ...], folder: Path, timeout: float = 120.0) -> str:
+        """Run the task's job with flinkx's stand-ins in the driver's MiniCluster and take a savepoint of it into
+        `folder`: the savepoint's path (upgrade-check's trials across versions)."""
+        request = {**self._standin_request(statements, udfs), "deploy": "snapshot", "folder": str(folder),
+                   "timeout_ms": int(timeout * 1000)}
+        answer = self._ask(request, statements)
+        if not answer.get("savepoint"):
+            raise DeployFlinkError("the job with flinkx's stand-ins did not run: "
+                                   + refusal([str(m) for m in answer.get("refused") or ["no savepoint"]]))
+        return str(answer["savepoint"])
+
+    def standin_trial(self, statements: list[Statement], udfs: tuple[UdfStub, ...], savepoint: str,
+                      pins: dict[str, str], timeout: float = 120.0) -> dict[str, Any]:
+        """The restore trial on the task's job planned with flinkx's stand-ins (no connector, no jar)."""
+        request = {**self._standin_request(statements, udfs), "deploy": "trial", "standins": True, "pins": pins,
+                   "savepoint": savepoint, "timeout_ms": int(timeout * 1000)}
+        return self._ask(request, statements)
+
+    def trial(self, statements: list[Statement], cluster_url: str, name: str, savepoint: str, plan: dict[str, Any],
+              pins: dict[str, str], timeout: float = 120.0) -> dict[str, Any]:
+        """The restore trial (RestoreTrial.java): {"restored": true, ...} or {"refused": [Flink's messages], "task"}."""
+        request = {**self._submission(statements, cluster_url, name, {}, None), "deploy": "trial", "plan": json.dumps(plan),
+                   "pins": pins, "savepoint": savepoint, "timeout_ms": int(timeout * 1000)}
+        return self._ask(request, statements)
+
+    def submit(self, statements: list[Statement], cluster_url: str, name: str, job_parameters: dict[str, str],
+               savepoint: str | None = None, plan: dict[str, Any] | None = None, pins: dict[str, str] | None = None) -> str:
+        """Plan the job in the driver, run it on the cluster; its job id. With `plan` (compile_submission's) the
+        job is built from that plan, the operators named in `pins` restored from the ids given (stable_ids.py)."""
+        request = self._submission(statements, cluster_url, name, job_parameters, savepoint)
+        if plan is not None:
+            request = {**request, "plan": json.dumps(plan), "pins": pins or {}}
         job_id = str(self._ask(request, statements).get("job_id") or "")
         if not job_id:
             raise DeployFlinkError("Flink returned no job id for the submission")

@@ -16,6 +16,8 @@ from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
 from flinkx_build.deploy.compat import same_job
 from flinkx_build.deploy.identity import Statement
+from flinkx_build.deploy.stable_ids import effective
+from flinkx_build.deploy.stable_ids import pins
 from flinkx_build.errors import Diagnostic
 from flinkx_build.impact.gitrev import Revision
 from flinkx_build.impact.gitrev import checkout
@@ -105,8 +107,8 @@ def state_verdicts(repo: Path, base: Revision, head: Revision | None, prefix: st
             except DeployFlinkError as exc:
                 verdicts[node] = Verdict(UNKNOWN, reason=f"a side does not compile: {exc}")
                 continue
-            if not same_job(before.plan, after.plan):
-                verdicts[node] = classify(before, after, flink.flink_version)
+            if not same_job(before.plan, after.plan):  # as deploy submits it: operators pinned (stable_ids.py)
+                verdicts[node] = classify(before, effective(after, pins(before, after)), flink.flink_version)
     return verdicts
 
 

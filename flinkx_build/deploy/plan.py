@@ -21,6 +21,8 @@ from flinkx_build.deploy.compat import CompiledJob
 from flinkx_build.deploy.compat import Verdict
 from flinkx_build.deploy.compat import classify
 from flinkx_build.deploy.compat import same_job
+from flinkx_build.deploy.stable_ids import effective
+from flinkx_build.deploy.stable_ids import pins
 from flinkx_build.deploy.state import DeployedJob
 from flinkx_build.deploy.state import DesiredJob
 from flinkx_build.deploy.submission import DeployFlinkError
@@ -36,6 +38,8 @@ class Action:
     job: DeployedJob | None = None
     verdict: Verdict | None = None
     note: str = ""
+    submission: Any = None  # how apply submits it, once proven (prove.Submission: the pinned plan)
+    where: tuple[str, int, int] | None = None  # the statement of the operator a trial refused
 
     @property
     def needs_fresh_start(self) -> bool:
@@ -135,4 +139,5 @@ def _verdict(current: DeployedJob, target: DesiredJob, compile_plan: PlanCompile
         return Verdict(UNKNOWN, reason=f"the new SQL does not compile: {exc}")
     if same_job(old.plan, new.plan):
         return None
-    return classify(old, new, flink_version or "")
+    # apply submits the upgrade with each operator pinned to its old id: predict what Flink then maps
+    return classify(old, effective(new, pins(old, new)), flink_version or "")

@@ -3,9 +3,9 @@
 The cluster is assembled from PyPI's two 2.3.0 wheels (tests/deploy/flink_dist.py) and lives for this
 module. The workspace is the deploy companion with `flink_version: "2.3"`: deploy plans and submits
 with flinkx's planner driver on the 2.3 jars (deploy/driver_client.py). The
-tests follow it in file order: create, an upgrade restored from its savepoint, a change of meaning
-refused on 2.3's own compiled plans, a moved sink writer refused before anything stops, a removed task;
-and a 1.20 workspace refused.
+tests follow it in file order: create, an upgrade proven by a trial in 2.3's MiniCluster and restored from
+its savepoint, a change of meaning refused, a filter before the filesystem sink whose writer keeps its state
+(pinned), a removed task; and a 1.20 workspace refused.
 """
 from __future__ import annotations
 
@@ -107,7 +107,9 @@ def test_a_compatible_change_upgrades_through_a_savepoint_with_its_state_restore
     began = time.monotonic()
     result = deploy("--apply")
     assert result.exit_code == 0, result.stdout + result.stderr
-    print(f"compatible upgrade on 2.3: {time.monotonic() - began:.1f} s")
+    trial = re.search(r"trial dws/user_clicks: restores \(savepoint \S+ of running job \w+; ([\d.]+) s", result.stdout)
+    assert trial, result.stdout  # proven in 2.3's own MiniCluster before the stop
+    print(f"upgrade with its trial on 2.3: {time.monotonic() - began:.1f} s, the trial {trial[1]} s")
     new = running(cluster_23)["dws/user_clicks"]
     assert new != old
     savepoint = re.search(r"stopped \(savepoint (\S+)\)", result.stdout)[1]
@@ -124,24 +126,24 @@ def test_a_change_of_meaning_is_refused_on_2_3s_compiled_plans(deploy, cluster_2
     refused = deploy("--apply")
     assert refused.exit_code == 1
     (line,) = [x for x in refused.lines if "FX602" in x]
-    assert "predicted: restores, the state means something else: GlobalWindowAggregate(" in line
+    assert "proven: restores, the state means something else: GlobalWindowAggregate(" in line
     assert "window type or size changed: TumblingWindow(size=PT1M) -> TumblingWindow(size=PT2M)" in line
     assert running(cluster_23)["dws/clicks_1m"] == old
     edit(task, "INTERVAL '2' MINUTE", "INTERVAL '1' MINUTE")  # back: the next test applies the workspace
 
 
-def test_a_moved_sink_writer_is_predicted_on_2_3_and_nothing_stops(deploy, cluster_23, workspace_23):
-    """As on 1.20: a filter before the filesystem sink moves its writer's id (2.3 refuses that savepoint,
-    measured); the prediction computes the ids as 2.3 does, and apply refuses before it stops anything."""
+def test_a_filter_before_the_filesystem_sink_keeps_its_writers_state_on_2_3(deploy, cluster_23, workspace_23):
+    """As on 1.20: submitted as SQL, a filter before the filesystem sink moves its writer's id and 2.3 refuses the
+    savepoint (measured); pinned to its old id, the writer keeps its state, proven by the trial first."""
     old = running(cluster_23)["ods/archive_clicks"]
     task = workspace_23 / "projects/ods/tasks/archive_clicks.sql"
     edit(task, "FROM ods.clicks;", "FROM ods.clicks\nWHERE user_id IS NOT NULL;")
     result = deploy("--apply")
-    assert result.exit_code == 1, result.stdout + result.stderr
-    (line,) = [x for x in result.lines if "FX602" in x]
-    assert "FX602 upgrade of ods/archive_clicks refused: predicted: will not restore: " in line
-    assert running(cluster_23)["ods/archive_clicks"] == old
-    edit(task, "FROM ods.clicks\nWHERE user_id IS NOT NULL;", "FROM ods.clicks;")  # the deployed SQL again
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "trial ods/archive_clicks: restores" in result.stdout
+    new = running(cluster_23)["ods/archive_clicks"]
+    savepoint = re.search(r"stopped \(savepoint (\S+)\)", result.stdout)[1]
+    assert new != old and rest(cluster_23, f"/jobs/{new}/checkpoints")["latest"]["restored"]["external_path"] == savepoint
 
 
 def test_a_removed_tasks_job_is_stopped_with_a_savepoint_on_2_3(deploy, cluster_23, workspace_23):

@@ -10,6 +10,7 @@ submits them; cases run side by side (one slot each), bases are shared.
 """
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass
@@ -18,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from flinkx_build.deploy.cluster import FlinkRest
+from flinkx_build.deploy.compat import CompiledJob
+from flinkx_build.deploy.compat import Operator
+from flinkx_build.deploy.compat import attach_unnamed
+from flinkx_build.deploy.stable_ids import pins
 from flinkx_build.deploy.submission import refusal
 from flinkx_build.deploy.submission import submission_steps
 from flinkx_build.deploy.submission import submit_options
@@ -76,9 +81,14 @@ class Outcome:
         return {k: v for k, v in self.__dict__.items() if v}
 
 
+# how the edited job is submitted: as SQL (Flink's ids from the job's shape), and as flinkx deploy submits an
+# upgrade (its compiled plan, each operator pinned to the id its state has in the savepoint)
+MODES = ("sql", "pinned")
+
+
 @dataclass
 class Run:
-    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    outcomes: dict[tuple[str, str], Outcome] = field(default_factory=dict)  # (mode, case)
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -88,18 +98,49 @@ class Suite:
         self.planner, self.url, self.jars = planner, cluster_url, jars
         self.rest = FlinkRest(cluster_url)
         self.observe, self.warm = observe, warm
+        self._compiled: dict[str, CompiledJob] = {}
+        self.trial_seconds: list[float] = []
 
-    def submit(self, sql: str, name: str, savepoint: str | None) -> tuple[str | None, str]:
-        """(job id, "") or (None, why Flink refused the submission)."""
-        stmts = statements(sql)
+    def _request(self, sql: str, name: str, savepoint: str | None) -> dict:
         options = {**JOB_OPTIONS, **submit_options(self.url, name, self.jars, savepoint)}
-        request = protocol.submit_request(submission_steps(stmts), options, {}, [] if self.jars else ["pipeline.jars"])
+        return protocol.submit_request(submission_steps(statements(sql)), options, {}, [] if self.jars else ["pipeline.jars"])
+
+    def compiled(self, sql: str) -> CompiledJob:
+        """The job a submission of `sql` runs, with the real connectors (deploy's compile before it pins)."""
+        if sql not in self._compiled:
+            answer = self.planner.ask({**self._request(sql, "suite", None), "deploy": "compile_job"})
+            if "plan" not in answer:
+                raise RuntimeError(f"the suite's job does not compile: {answer}")
+            plan = json.loads(answer["plan"])
+            self._compiled[sql] = CompiledJob(plan, attach_unnamed(plan, [Operator.from_data(o) for o in answer["operators"]]))
+        return self._compiled[sql]
+
+    def submit(self, sql: str, name: str, savepoint: str | None, pinned_from: str | None = None) -> tuple[str | None, str]:
+        """(job id, "") or (None, why Flink refused the submission). `pinned_from`: the SQL of the job the savepoint
+        is of: submit as flinkx deploy does, from the compiled plan with its operators pinned (stable_ids.py)."""
+        request = self._request(sql, name, savepoint)
+        if pinned_from is not None:
+            new = self.compiled(sql)
+            request = {**request, "plan": json.dumps(new.plan), "pins": pins(self.compiled(pinned_from), new)}
         answer = self.planner.ask(request)
         if answer.get("job_id"):
             return str(answer["job_id"]), ""
         if "messages" in answer:
             return None, refusal([str(m) for m in answer["messages"]])
         return None, str(answer.get("not_planned") or answer.get("error") or answer)
+
+    def trial(self, sql: str, base_sql: str, savepoint: str) -> Outcome:
+        """What flinkx deploy's restore trial (RestoreTrial.java) says of restoring `savepoint` into the pinned job."""
+        new = self.compiled(sql)
+        began = time.perf_counter()
+        answer = self.planner.ask({**self._request(sql, "suite-trial", None), "deploy": "trial",
+                                   "plan": json.dumps(new.plan), "pins": pins(self.compiled(base_sql), new),
+                                   "savepoint": savepoint, "timeout_ms": 120_000})
+        self.trial_seconds.append(time.perf_counter() - began)
+        if answer.get("restored"):
+            return Outcome("restored")
+        why = refusal([str(m) for m in answer.get("refused") or answer.get("messages") or [str(answer)]])
+        return Outcome("refused", failure_kind(why), normalized(why), "trial")
 
     def cancel(self, job_id: str) -> None:
         try:
@@ -157,37 +198,55 @@ class Suite:
             self.rest.wait_terminal(job_id)
         result.seconds["bases"] = time.perf_counter() - began
 
+        for mode in MODES:
+            began = time.perf_counter()
+            restoring, watched = {}, {}
+            for case in cases:
+                key = (mode, case.name)
+                job_id, why = self.submit(case.edited, f"suite:{mode}:{case.name}", savepoints[case.base],
+                                          BASES[case.base] if mode == "pinned" else None)
+                if job_id is None:
+                    result.outcomes[key] = Outcome("refused", failure_kind(why), normalized(why), "submit")
+                else:
+                    restoring[key] = job_id
+                    watched[key] = savepoints[case.base]
+            result.outcomes.update(self.watch(restoring, watched))
+            result.seconds[f"restores ({mode})"] = time.perf_counter() - began
+
         began = time.perf_counter()
-        restoring, watched = {}, {}
-        for case in cases:
-            job_id, why = self.submit(case.edited, f"suite:{case.name}", savepoints[case.base])
-            if job_id is None:
-                result.outcomes[case.name] = Outcome("refused", failure_kind(why), normalized(why), "submit")
-            else:
-                restoring[case.name] = job_id
-                watched[case.name] = savepoints[case.base]
-        result.outcomes.update(self.watch(restoring, watched))
-        result.seconds["restores"] = time.perf_counter() - began
+        for case in cases:  # deploy's restore trial of the same savepoint, in the driver's MiniCluster
+            result.outcomes[("trial", case.name)] = self.trial(case.edited, BASES[case.base], savepoints[case.base])
+        result.seconds["trials"] = time.perf_counter() - began
+        result.seconds["slowest trial"] = max(self.trial_seconds, default=0.0)
 
         if not fresh_runs:
             return result
         began = time.perf_counter()
         fresh = {}
-        for case in cases:
-            if result.outcomes[case.name].outcome == "restored":
+        for case in cases:  # once per case: a mode does not change the SQL
+            if all(result.outcomes[(mode, case.name)].outcome == "restored" for mode in MODES):
                 continue
             job_id, why = self.submit(case.edited, f"suite-fresh:{case.name}", None)
             if job_id is None:
-                result.outcomes[case.name] = Outcome("broken", "", normalized(why), "submit")
+                fresh[case.name] = None
+                broken = Outcome("broken", "", normalized(why), "submit")
+                for mode in MODES:
+                    result.outcomes[(mode, case.name)] = broken
             else:
                 fresh[case.name] = job_id
-        for name, outcome in self.watch(fresh, {}).items():
+        for name, outcome in self.watch({k: v for k, v in fresh.items() if v}, {}).items():
             if outcome.outcome != "restored":
-                result.outcomes[name] = Outcome("broken", "", f"fails without the savepoint too: {outcome.message}", "run")
+                for mode in MODES:
+                    result.outcomes[(mode, name)] = Outcome("broken", "", f"fails without the savepoint too: {outcome.message}", "run")
         result.seconds["fresh runs"] = time.perf_counter() - began
         return result
 
 
 def outcomes_data(run: Run, flink_version: str) -> dict[str, Any]:
-    return {"flink_version": flink_version, "cases": {name: o.to_data() for name, o in sorted(run.outcomes.items())},
+    """"cases": Flink's outcome with the edited SQL submitted as SQL; "pinned": submitted as flinkx deploy does;
+    "trial": what deploy's restore trial said of the pinned job, before anything was submitted."""
+    return {"flink_version": flink_version,
+            "cases": {name: o.to_data() for (mode, name), o in sorted(run.outcomes.items()) if mode == "sql"},
+            "pinned": {name: o.to_data() for (mode, name), o in sorted(run.outcomes.items()) if mode == "pinned"},
+            "trial": {name: o.to_data() for (mode, name), o in sorted(run.outcomes.items()) if mode == "trial"},
             "seconds": {k: round(v, 1) for k, v in run.seconds.items()}}

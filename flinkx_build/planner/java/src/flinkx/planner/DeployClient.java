@@ -42,6 +42,9 @@ import flinkx.standin.StandinTypes;
  *     -> {"id", "job_id": "..."}
  *   {"id", "deploy": "compile_job", "steps", "options", ...}: what submit would run, with the real connectors
  *     -> {"id", "plan": "COMPILE PLAN JSON", "operators": [...]}
+ *   {"id", "deploy": "trial", "steps", "options", "plan", "pins", "savepoint", "timeout_ms"}: RestoreTrial
+ *     (or "standins": true with compile_plan's fields: the job planned on flinkx's stand-ins)
+ *   {"id", "deploy": "snapshot", compile_plan's fields, "folder"} -> {"savepoint": path}: RestoreTrial.snapshot
  * </pre>
  * Either may answer {"not_planned": why, ...} (flinkx's reason, worded on the Python side) or {"messages": [...]}
  * (Flink's exception chain). compile_plan plans with flinkx's stand-ins as flinkx_build/deploy/planning.py does,
@@ -78,6 +81,10 @@ final class DeployClient {
                 answer.put("job_id", submit(request));
             } else if (action.equals("compile_job")) {
                 compileJob(request, answer);
+            } else if (action.equals("trial")) { // the restore trial, in this driver's MiniCluster
+                RestoreTrial.run(policy, request, answer);
+            } else if (action.equals("snapshot")) { // a savepoint of the job on stand-ins (upgrade-check)
+                RestoreTrial.snapshot(policy, request, answer);
             } else {
                 answer.put("error", "unknown deploy request '" + action + "'");
             }
@@ -146,13 +153,13 @@ final class DeployClient {
 
     // --- compile_plan ------------------------------------------------------------------------
 
-    private static TableEnvironmentInternal planningEnvironment() {
+    static TableEnvironmentInternal planningEnvironment() {
         Map<String, String> options = new HashMap<>();
         options.put("parallelism.default", "1");
         return tenv(options, new HashMap<>());
     }
 
-    private static CompiledPlan compilePlan(Policy policy, JsonNode request, TableEnvironmentInternal tenv, ObjectNode connectors)
+    static CompiledPlan compilePlan(Policy policy, JsonNode request, TableEnvironmentInternal tenv, ObjectNode connectors)
             throws Exception {
         JsonNode operations = request.path("operations");
         Set<String> skipped = texts(operations.path("skipped"));
@@ -281,7 +288,7 @@ final class DeployClient {
     // --- submit ------------------------------------------------------------------------------
 
     /** A submission's environment: the task's SETs, its DDL with the real connectors, then flinkx's options. */
-    private static TableEnvironmentInternal submissionEnvironment(JsonNode request, List<String> inserts) throws Exception {
+    static TableEnvironmentInternal submissionEnvironment(JsonNode request, List<String> inserts) throws Exception {
         Map<String, String> options = strings(request.path("options"));
         TableEnvironmentInternal tenv = tenv(options, strings(request.path("job_parameters")));
         Configuration config = tenv.getConfig().getConfiguration();

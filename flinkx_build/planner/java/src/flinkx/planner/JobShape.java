@@ -33,8 +33,8 @@ import org.apache.flink.util.StringUtils;
  *
  * <p>The plan is translated with uid generation DISABLED, which gives a compiled plan the same ids as its SQL, and
  * with simple operator names, whose "[n]" is the plan's node id: that is how each operator is tied to its node.
- * Neither setting changes the shape, so neither changes an id. {@link #uidHashes} pins chosen operators to the ids
- * an earlier job gave them (Flink's user-provided operator hash): the bridge that keeps a moved operator's state.
+ * Neither setting changes the shape, so neither changes an id. {@link #pin} pins chosen operators to the ids an
+ * earlier job gave them (Flink's user-provided operator hash): the bridge that keeps a moved operator's state.
  */
 final class JobShape {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -42,7 +42,10 @@ final class JobShape {
 
     private JobShape() {}
 
-    /** The stream graph of `plan` as a submission of its SQL builds it. */
+    /**
+     * The stream graph of `plan` as a submission of its SQL builds it; with `uidHashes` ({"id": "pinned id"}, ids as
+     * {@link #operators} gives them) each of those operators restores its state from the pinned id instead.
+     */
     static StreamGraph streamGraph(TableEnvironmentInternal tenv, CompiledPlan plan, JsonNode uidHashes, String name)
             throws Exception {
         TableConfig config = tenv.getConfig();
@@ -50,11 +53,12 @@ final class JobShape {
         config.set("table.exec.simplify-operator-name-enabled", "true");
         Planner planner = (Planner) Reflect.call(tenv, "getPlanner");
         List<Transformation<?>> transformations = planner.translatePlan((InternalPlan) Reflect.call(plan, "unwrap"));
-        if (uidHashes != null && uidHashes.size() > 0) {
-            pin(transformations, uidHashes, new java.util.HashSet<>());
-        }
         // the table configuration alone, as TableEnvironmentImpl passes it when it executes a statement set
-        return (StreamGraph) executor(tenv).createPipeline(transformations, config.getConfiguration(), name);
+        StreamGraph graph = (StreamGraph) executor(tenv).createPipeline(transformations, config.getConfiguration(), name);
+        if (uidHashes != null && uidHashes.size() > 0) {
+            pin(graph, uidHashes);
+        }
+        return graph;
     }
 
     /** Each operator: its plan node ("node", -1 when the name has none), Flink's name, its id ("id", hex). */
@@ -80,26 +84,34 @@ final class JobShape {
     }
 
     /**
-     * Sets Flink's user-provided hash on the transformations `uidHashes` names ({"<node>/<name>": hex}: the plan
-     * node and the operator's name after its "[n]", e.g. "6/GroupAggregate[6]"): Flink then maps savepoint state
-     * to that id instead of the one it computes.
+     * Sets Flink's user-provided hash on the operators `uidHashes` names by their own id: Flink then maps savepoint
+     * state to that id instead of the one it computes (the id itself, and so every other operator's, stays).
      */
-    private static void pin(List<Transformation<?>> transformations, JsonNode uidHashes, java.util.Set<Integer> seen) {
-        for (Transformation<?> transformation : transformations) {
-            if (!seen.add(transformation.getId())) {
-                continue;
+    private static void pin(StreamGraph graph, JsonNode uidHashes) {
+        Map<Integer, byte[]> hashes = new StreamGraphHasherV2().traverseStreamGraphAndGenerateHashes(graph);
+        for (StreamNode node : graph.getStreamNodes()) {
+            JsonNode pinned = uidHashes.get(StringUtils.byteToHexString(hashes.get(node.getId())));
+            if (pinned != null) {
+                node.setUserHash(pinned.asText());
             }
-            JsonNode hash = uidHashes.get(key(transformation.getName()));
-            if (hash != null) {
-                transformation.setUidHash(hash.asText());
-            }
-            pin(transformation.getInputs(), uidHashes, seen);
         }
+        forgetHeadOperators(graph);
     }
 
-    /** The key an operator is pinned by: its plan node and its name. */
-    static String key(String operatorName) {
-        return planNode(operatorName) + "/" + operatorName;
+    /**
+     * Hashing a 2.x stream graph caches each chain's head operator factory in a field that is not transient, and a
+     * remote submission sends the graph itself: the cluster's REST handler then fails to read a connector's class
+     * from a user jar before it loads any jar ("Failed to deserialize ExecutionPlan", measured on 2.3 with a lookup
+     * connector from --jar). The cache is only a cache; 1.20 has no such field (it submits a JobGraph).
+     */
+    private static void forgetHeadOperators(StreamGraph graph) {
+        try {
+            java.lang.reflect.Field cache = StreamGraph.class.getDeclaredField("nodeToHeadOperatorCache");
+            cache.setAccessible(true);
+            ((Map<?, ?>) cache.get(graph)).clear();
+        } catch (NoSuchFieldException | IllegalAccessException e) {
+            // not this version's
+        }
     }
 
     static Executor executor(TableEnvironmentInternal tenv) throws Exception {
