@@ -224,6 +224,20 @@ def test_usage_error_fails_the_impact_step(pull_request, tmp_path):
     assert job.comments == []
 
 
+@pytest.mark.parametrize(("config", "said"), [
+    ('engine: mrs\nflink_version: "1.20"\n', "the workspace's engine is not Apache Flink: no Flink planner to fetch"),
+    ('engine: flink\nflink_version: "9.9"\n', "flinkx.yaml has a finding: see the lint step"),
+])
+def test_the_jars_step_leaves_to_lint_what_is_not_the_planners(pull_request, tmp_path, config, said):
+    """No Flink planner to fetch (another engine), or a flinkx.yaml lint reports at its place: the step passes."""
+    work = pull_request(lambda repo, ws: repo.write(f"{ws}flinkx.yaml", config))
+    job = play_job(load_workflow(), work.root, context(), tmp_path / "run", planner=True, label="jars step, " + config.split()[1])
+    jars = job.step("jars")
+    assert jars.ran and jars.returncode == 0 and said in jars.output, job.describe()
+    if "9.9" in config:
+        assert any("file=flinkx.yaml" in a and "title=FX121" in a for a in annotations(job)), job.step("lint").output
+
+
 # --------------------------------------------------------------------------- with the planner, cold then warm
 
 
@@ -250,7 +264,7 @@ def test_cold_then_warm_the_planner_verdict_with_less_work(pull_request, tmp_pat
 
     # the planner's finding, as an annotation at the comma's closing parenthesis, cold and warm alike
     line, col = position(warm_repo.read(MINI_LOAD), ",) */")
-    expected = f"::error file={MINI_LOAD},line={line},col={col + 1},title=FX301::Encountered \")\""
+    expected = f"::error file={MINI_LOAD},line={line},col={col + 1},title=FX301::"
     for job in (cold, warm):
         assert job.step("jars").returncode == 0 and "Flink accepts all 0 tasks" in job.step("jars").output, job.describe()
         assert job.step("lint").returncode == 1
