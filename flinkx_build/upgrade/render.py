@@ -18,8 +18,12 @@ def render(report: UpgradeReport, fmt: str) -> str:
 def _summary(report: UpgradeReport) -> str:
     broken = sum(1 for t in report.tasks if t.breaks)
     touched = sum(1 for t in report.tasks if t.findings)
-    return (f"Flink {report.source} -> {report.target}: {broken} of {len(report.tasks)} task(s) break, "
+    text = (f"Flink {report.source} -> {report.target}: {broken} of {len(report.tasks)} task(s) break, "
             f"{touched - broken} more need attention")
+    if report.state:
+        kept = sum(1 for s in report.state.values() if s.status == "survives")
+        text += f"; state survives in {kept} of {len(report.state)} stateful task(s) (restore trials)"
+    return text
 
 
 def _text(report: UpgradeReport) -> str:
@@ -38,6 +42,10 @@ def _markdown(report: UpgradeReport) -> str:
     clean = [t.task for t in report.tasks if not t.findings]
     if clean:
         out += ["", f"Unaffected: {len(clean)} task(s)."]
+    if report.state:
+        out += ["", "| task | state after the move (restore trial) |", "|---|---|"]
+        out += [f"| {md_text(task)} | {md_text(s.status + (': ' + s.detail if s.detail else ''))} |"
+                for task, s in sorted(report.state.items())]
     return "\n".join(out) + "\n"
 
 
@@ -45,10 +53,15 @@ def _json(report: UpgradeReport) -> str:
     data = {
         "from": report.source, "to": report.target,
         "tasks": [{"task": t.task, "path": t.path, "breaks": t.breaks,
-                   "findings": [_finding(d) for d in t.findings]} for t in report.tasks],
+                   "findings": [_finding(d) for d in t.findings],
+                   **({"state": _state(report.state[t.task])} if t.task in report.state else {})} for t in report.tasks],
         "other": [_finding(d) for d in report.other],
     }
     return json.dumps(data, indent=1) + "\n"
+
+
+def _state(survival) -> dict:
+    return {"status": survival.status, "detail": survival.detail, "seconds": round(survival.seconds, 1)}
 
 
 def _finding(d) -> dict:

@@ -3,8 +3,10 @@
 The workspace is linted twice, as it is and as the target version (every check that reads
 `flink_version`: FX01's reserved words, removed options, ON CONFLICT, types, functions, arity),
 and the findings the target adds are the report. A streaming job with state gets FX499 when
-the move crosses a major version (the target's catalog says whether state restores). What the
-target's own planner says about each task comes in through `planner_verdicts`.
+the move crosses a major version and its state does not survive: with the planners, a restore trial
+across versions answers per task (state_trial.py: the source version's savepoint restored by the target);
+without them the warning says the state was not proven. What the target's own planner says about each
+task comes in through `planner_verdicts`.
 """
 from __future__ import annotations
 
@@ -18,6 +20,10 @@ from flinkx_build.flink_data import facts_for
 from flinkx_build.frontend import query_ir as ir
 from flinkx_build.lint.run import lint_workspace
 from flinkx_build.pipeline import Session
+from flinkx_build.upgrade.state_trial import LOST
+from flinkx_build.upgrade.state_trial import NOT_CHECKED
+from flinkx_build.upgrade.state_trial import SURVIVES
+from flinkx_build.upgrade.state_trial import Survival
 
 # the codes a version change can add (besides FX499 below)
 VERSION_CODES = ("FX01", "FX122", "FX123", "FX124", "FX125", "FX126", "FX127", "FX497", "FX498")
@@ -44,6 +50,7 @@ class UpgradeReport:
     tasks: list[TaskUpgrade]
     other: list[Diagnostic]  # findings in meta-table YAML and flinkx.yaml
     planner_note: str = ""  # why the target's planner gave no verdict, when it did not
+    state: dict[str, Survival] = field(default_factory=dict)  # task key -> whether its state survives (a trial)
 
     @property
     def findings(self) -> list[Diagnostic]:
@@ -73,7 +80,8 @@ def upgrade_report(root: Path, to_version: str, use_planner: bool = True) -> Upg
     after, _ = lint_workspace(after_session, [])
     seen = {_key(d) for d in before}
     added = [d for d in after if d.code in VERSION_CODES and _key(d) not in seen]
-    added += state_findings(after_session, source, target)
+    survival = _trials(before_session, source, target) if use_planner else {}
+    added += state_findings(after_session, source, target, survival)
     broken_before = {d.path for d in before if d.is_error}
     verdicts, planner_note = planner_verdicts(after_session, after, broken_before) if use_planner else ([], "")
     added += verdicts
@@ -89,7 +97,25 @@ def upgrade_report(root: Path, to_version: str, use_planner: bool = True) -> Upg
         (by_path[d.path].findings if d.path in by_path else other).append(d)
     for entry in tasks:
         entry.findings.sort()
-    return UpgradeReport(source.version, target.version, sorted(tasks, key=lambda t: t.task), sorted(other), planner_note)
+    return UpgradeReport(source.version, target.version, sorted(tasks, key=lambda t: t.task), sorted(other), planner_note,
+                         survival)
+
+
+def _trials(session: Session, source: FlinkFacts, target: FlinkFacts) -> dict[str, Survival]:
+    """The restore trial across versions per stateful task, when the move crosses a major version (Flink keeps
+    state within one); {} when the planners cannot run here (the warning then says so)."""
+    from flinkx_build.planner import FlinkUnavailable
+    from flinkx_build.upgrade.state_trial import state_survival
+
+    if source.version.split(".")[0] == target.version.split(".")[0] or session.mode != "stream":
+        return {}
+    try:
+        survival = state_survival(session, source.version, target.version)
+    except FlinkUnavailable:
+        return {}
+    stateful = {task.key for task in session.tasks([]) if any(
+        stmt.parsed.kind == "insert" and stateful_operator(stmt.parsed.query) for stmt in session.analysed(task).statements)}
+    return {key: value for key, value in survival.items() if value.status != NOT_CHECKED or key in stateful}
 
 
 def planner_verdicts(session: Session, found: list[Diagnostic], broken_before: set[str]) -> tuple[list[Diagnostic], str]:
@@ -116,26 +142,38 @@ def planner_verdicts(session: Session, found: list[Diagnostic], broken_before: s
     return out, planner.note
 
 
-def state_findings(session: Session, source: FlinkFacts, target: FlinkFacts) -> list[Diagnostic]:
-    """FX499 for each streaming task with a stateful operator, when state does not restore
-    across the move (a different major version: Flink 2.0's release notes)."""
+def state_findings(session: Session, source: FlinkFacts, target: FlinkFacts,
+                   survival: dict[str, Survival] | None = None) -> list[Diagnostic]:
+    """FX499 for each streaming task with a stateful operator whose state is not shown to survive the move to
+    another major version (Flink 2.0's release notes promise nothing): the trial's refusal with Flink's
+    message, or, without a trial, that it was not proven. A task whose trial restored gets none."""
     if source.version.split(".")[0] == target.version.split(".")[0] or session.mode != "stream":
         return []
+    survival = survival or {}
     out = []
     for project in session.workspace.projects.values():
         for task in project.tasks.values():
+            trial = survival.get(task.key)
+            if trial is not None and trial.status == SURVIVES:
+                continue
             for stmt in session.analysed(task).statements:
                 what = stateful_operator(stmt.parsed.query) if stmt.parsed.kind == "insert" else ""
                 if what:
                     at = stmt.parsed.code_pos or stmt.parsed.pos
-                    out.append(Diagnostic(task.display_path, at.line, at.col, "FX499",
-                                          f"the job keeps state ({what}) that Flink {target.version} will not restore from a "
-                                          f"Flink {source.version} savepoint: state is not compatible between {source.version.split('.')[0]}.x "
-                                          f"and {target.version.split('.')[0]}.x",
+                    out.append(Diagnostic(task.display_path, at.line, at.col, "FX499", _state_message(what, source, target, trial),
                                           "start the job without a savepoint on the new version (and replay its sources), or keep it on the old one",
                                           severity="warning"))
                     break
     return out
+
+
+def _state_message(what: str, source: FlinkFacts, target: FlinkFacts, trial: Survival | None) -> str:
+    if trial is not None and trial.status == LOST:
+        return (f"the job keeps state ({what}) that Flink {target.version} does not restore from a Flink {source.version} "
+                f"savepoint (a restore trial): {trial.detail}")
+    why = f"not proven: {trial.detail}" if trial is not None else "not proven: no restore trial ran (the planners are off)"
+    return (f"the job keeps state ({what}) that Flink {target.version} may not restore from a Flink {source.version} "
+            f"savepoint ({why})")
 
 
 def stateful_operator(query: ir.StatementQuery | None) -> str:
