@@ -278,3 +278,7 @@ def test_cold_then_warm_the_planner_verdict_with_less_work(pull_request, tmp_pat
     assert planner_counts(cold) == (2, 0), cold.step("lint").output
     assert planner_counts(trusted) == (2, 0), trusted.step("lint").output
     assert planner_counts(warm) == (1, 1), warm.step("lint").output
+    # a later push to main that changes no task: restored from the first push, the planner is not asked at all
+    again = play_job(workflow, checkout(tmp_path, tool_env, "main", "main-push-2").root, push_context() | {"github.sha": "2" * 40},
+                     tmp_path / "job-main-2", cache_store=store, planner=True, label="push to main again, planner")
+    assert again.succeeded and planner_counts(again) == (0, 2), again.step("lint").output
