@@ -36,7 +36,7 @@ CREATE TEMPORARY TABLE t (id BIGINT) WITH ('connector' = 'datagen', 'flinkx.orig
 ALTER TABLE t SET ('connector' = 'filesystem', 'path' = '/proc/self/fd/0');
 ALTER TABLE t RESET ('flinkx.source-changelog');
 INSERT INTO snk SELECT id FROM src /*+ OPTIONS('flinkx.fixture-rows' = '[]') */;
-INSERT INTO snk SELECT id FROM t /*+ OPTIONS('connector' = 'filesystem') */;
+INSERT INTO sn2 SELECT id FROM t /*+ OPTIONS('connector' = 'filesystem') */;
 """
 
 
@@ -47,6 +47,9 @@ def hostile_workspace(root: Path) -> Path:
         "projects/p/tables/src.yaml": "name: src\ntype: hologres\ncolumns:\n  - {name: id, type: BIGINT}\n"
                                       "with:\n  connector: hologres\n  flinkx.source-changelog: all\n",
         "projects/p/tables/snk.yaml": "name: snk\ntype: blackhole\ncolumns:\n  - {name: id, type: BIGINT}\n"
+                                      "with: {connector: blackhole}\n",
+        # a second sink: two INSERTs into one table outside a statement set are FX474, another finding
+        "projects/p/tables/sn2.yaml": "name: sn2\ntype: blackhole\ncolumns:\n  - {name: id, type: BIGINT}\n"
                                       "with: {connector: blackhole}\n",
         "projects/p/tasks/t.sql": TASK,
     })
