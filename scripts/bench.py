@@ -1,13 +1,16 @@
 """Benchmark flinkx at workspace scale, as a user runs it (whole processes), and print its tables.
 
-    python3 scripts/bench.py [--shape both|big|small] [--tasks 1000] [--projects 400]
-                             [--scale 100,400,1600] [--runs 1] [--quick-runs 5] [--keep DIR] [--write-doc]
+    python3 scripts/bench.py [--shape all|both|big|small|large] [--tasks 1000] [--projects 400]
+                             [--large-tasks 10000] [--scale 100,1600,6400] [--runs 1] [--quick-runs 5]
+                             [--keep DIR] [--write-doc]
 
-Generates workspaces of two shapes (scripts/benchgen.py): few big projects
-(--tasks tasks in the example's four projects) and many small ones (--projects
-projects of about three tasks, the shape of real tenants), each in a temporary
-git repository, and times every job of issues 13 and 32 beside its sqlfluff
-anchor measured in the same run, one table per shape:
+Generates workspaces of three shapes (scripts/benchgen.py): few big projects
+(--tasks tasks in the example's four projects), many small ones (--projects
+projects of about three tasks, the shape of real tenants) and a large tenant
+(--large-tasks tasks in many small projects: 10,010 tasks in 3,080 projects),
+each in a temporary git repository, and times every job of issues 13, 32 and 45
+beside its sqlfluff anchor measured in the same run, one table per shape, each
+against its issue's targets (`TARGETS`):
 
 * cold `flinkx build` (no cache, no build folder) against `sqlfluff parse
   --dialect flink` of the compiled files, one process per core at once;
@@ -55,6 +58,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_doc  # noqa: E402
 from benchgen import generate  # noqa: E402
+from benchgen import generate_large  # noqa: E402
 from benchgen import generate_small  # noqa: E402
 
 FLINKX = [sys.executable, "-m", "flinkx_build"]
@@ -71,7 +75,6 @@ def walk(folder):
 walk('projects')
 """
 GIT_ID = ["-c", "user.name=flinkx bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false"]
-RSS_LIMIT_MB = 500.0
 # the targets compare flinkx's own work with sqlfluff's: the planner check (FX301) is a JVM's work on top,
 # paid once per changed task and cached by content, so every flinkx job here runs without it
 os.environ["FLINKX_NO_PLANNER"] = "1"
@@ -105,13 +108,32 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Targets:
+    """One shape's targets: its issue's bounds on each job and on any process's peak RSS."""
+
+    cold_build_ratio: float
+    nothing_changed: float
+    one_task_changed: float
+    lint_one_file: float
+    impact_again: float
+    warm_lint: float
+    cold_lint_ratio: float
+    rss_mb: float
+
+
+# issues 13 and 32 (1,000 tasks, in 4 or in 400 projects); issue 45 (10,000 tasks in 3,080 projects)
+TARGETS_1000 = Targets(0.6, 0.5, 1.0, 0.8, 2.0, 2.0, 0.8, 500)
+TARGETS_10000 = Targets(0.5, 0.5, 1.0, 0.8, 1.0, 2.0, 0.6, 600)
+
+
+@dataclass(frozen=True)
 class Row:
     job: str
     flinkx: Run
     anchor: Run | None
     target: Target
     reference: bool = False  # not a flinkx job: a bound any design meets or exceeds (nothing to meet)
-    rss_limit: float | None = RSS_LIMIT_MB  # None: a JVM's job, whose memory no target bounds
+    rss_limit: float | None = TARGETS_1000.rss_mb  # None: a JVM's job, whose memory no target bounds
 
     def cells(self) -> list[str]:
         anchor = f"{self.anchor.seconds:.2f}" if self.anchor else ""
@@ -206,43 +228,46 @@ class Workspace:
         self.one_task.write_text(self.original, encoding="utf-8")
 
 
-def bench(ws: Path, runs: int, cores: int, quick: int) -> list[Row]:
+def bench(ws: Path, runs: int, cores: int, quick: int, targets: Targets) -> list[Row]:
     """Every job of one shape, beside its sqlfluff anchor measured in the same run."""
     w = Workspace(ws)
     rows = ProgressRows()
+    rss = targets.rss_mb
     cold_build = measure([[*FLINKX, "build", "."]], ws, runs, w.cold)
     compiled = sorted((ws / "build").rglob("*.sql"))
     parse_anchor = measure([[*SQLFLUFF, "parse", "--dialect", "flink", str(part)] for part in split_into_folders(compiled, cores)],
                            ws, runs, ok=(0, 1))
-    rows.append(Row(f"cold build ({len(compiled)} compiled files)", cold_build, parse_anchor, Target(max_ratio=0.6)))
-    rows.extend(per_change(w, quick, anchors=True))
+    rows.append(Row(f"cold build ({len(compiled)} compiled files)", cold_build, parse_anchor,
+                    Target(max_ratio=targets.cold_build_ratio), rss_limit=rss))
+    rows.extend(per_change(w, quick, anchors=True, targets=targets))
     lint_anchor = measure([[*SQLFLUFF, "lint", "--dialect", "flink", "--processes", str(cores), *map(str, w.tasks)]],
                           ws, runs, ok=(0, 1))
     measure([[*FLINKX, "lint", "."]], ws, 1)  # fill the cache for the warm run
     rows.append(Row("lint whole workspace, cache warm", measure([[*FLINKX, "lint", "."]], ws, quick), lint_anchor,
-                    Target(2.0)))
+                    Target(targets.warm_lint), rss_limit=rss))
     rows.append(Row("lint whole workspace, cache cold", measure([[*FLINKX, "lint", "."]], ws, runs, w.cold), lint_anchor,
-                    Target(max_ratio=0.8)))
+                    Target(max_ratio=targets.cold_lint_ratio), rss_limit=rss))
     return rows
 
 
-def per_change(w: Workspace, quick: int, anchors: bool) -> list[Row]:
+def per_change(w: Workspace, quick: int, anchors: bool, targets: Targets) -> list[Row]:
     """The jobs whose cost should follow the change, not the workspace: on a built workspace."""
-    ws, rows = w.ws, ProgressRows()
-    rows.append(Row("warm build, nothing changed", measure([[*FLINKX, "build", "."]], ws, quick), None, Target(0.5)))
+    ws, rows, rss = w.ws, ProgressRows(), targets.rss_mb
+    rows.append(Row("warm build, nothing changed", measure([[*FLINKX, "build", "."]], ws, quick), None,
+                    Target(targets.nothing_changed), rss_limit=rss))
     rows.append(Row(bench_doc.FLOOR_JOB, measure([[sys.executable, "-S", "-c", STAT_WALK]], ws, quick), None, Target(),
-                    reference=True))
+                    reference=True, rss_limit=rss))
     rows.append(Row("build after one task changed", measure([[*FLINKX, "build", "."]], ws, quick, w.change_one_task),
-                    None, Target(1.0)))
+                    None, Target(targets.one_task_changed), rss_limit=rss))
     one_file = str(w.one_task.relative_to(ws))
     # each run lints a file just changed (as after the build above): a second lint of the same bytes is a replay
     anchor = measure([[*SQLFLUFF, "lint", "--dialect", "flink", one_file]], ws, quick, ok=(0, 1)) if anchors else None
     rows.append(Row("lint one file", measure([[*FLINKX, "lint", one_file]], ws, quick, w.change_one_task), anchor,
-                    Target(0.8)))
+                    Target(targets.lint_one_file), rss_limit=rss))
     w.restore_task()
     first, again = impact(ws, quick)
-    rows.append(Row("impact, one meta table changed, first run", first, None, Target()))
-    rows.append(Row("impact again, same change", again, None, Target(2.0)))
+    rows.append(Row("impact, one meta table changed, first run", first, None, Target(), rss_limit=rss))
+    rows.append(Row("impact again, same change", again, None, Target(targets.impact_again), rss_limit=rss))
     return rows
 
 
@@ -321,14 +346,15 @@ def compile_package() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shape", choices=("both", "big", "small", "none"), default="both",
-                        help="workspace shapes of the build and lint tables ('none': only --test-suite)")
+    parser.add_argument("--shape", choices=("all", "both", "big", "small", "large", "none"), default="all",
+                        help="all: the three shapes; both: big and small; none: only --test-suite")
     parser.add_argument("--test-suite", nargs="?", type=Path, const=bench_doc.REPO / "example-workspace",
                         metavar="WS", help="also time `flinkx test` on WS's suite (default: the example "
                                            "workspace; needs Java and Flink)")
     parser.add_argument("--tasks", type=int, default=1000, help="tasks of the few-big-projects shape")
     parser.add_argument("--projects", type=int, default=400, help="projects of the many-small-projects shape")
-    parser.add_argument("--scale", default="100,400,1600",
+    parser.add_argument("--large-tasks", type=int, default=10_000, help="tasks of the large tenant (in many small projects)")
+    parser.add_argument("--scale", default="100,1600,6400",
                         help="project counts of the scaling table of the per-change jobs ('' for none)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each cold job (minutes each at 1,000 tasks)")
     parser.add_argument("--quick-runs", type=int, default=5, help="runs of each job with a target in seconds")
@@ -340,34 +366,37 @@ def main() -> None:
     cores = os.cpu_count() or 1
     compile_package()
     scale = [int(n) for n in opts.scale.split(",") if n.strip()]
+    shapes = {"all": ("big", "small", "large"), "both": ("big", "small"), "none": ()}.get(opts.shape, (opts.shape,))
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         folder = opts.keep or Path(tmp)
-        tables, history, small_rows = [], [], None
-        if opts.shape in ("both", "big"):
-            ws = generate(folder / "big", opts.tasks)
-            rows = bench(ws, opts.runs, cores, opts.quick_runs)
-            title = f"Few big projects: {opts.tasks} tasks in {count_projects(ws)} projects"
+        tables, history, by_size = [], [], {}
+        for shape in shapes:
+            if shape == "big":
+                ws, targets = generate(folder / "big", opts.tasks), TARGETS_1000
+            elif shape == "small":
+                ws, targets = generate_small(folder / f"small{opts.projects}", opts.projects), TARGETS_1000
+            else:
+                ws, targets = generate_large(folder / f"large{opts.large_tasks}", opts.large_tasks), TARGETS_10000
+            rows = bench(ws, opts.runs, cores, opts.quick_runs, targets)
+            title = f"{SHAPE_TITLES[shape]}: {len(Workspace(ws).tasks)} tasks in {count_projects(ws)} projects"
             tables.append(render(rows, title))
             history.append((title, rows))
             print(tables[-1] + "\n", flush=True)
-        if opts.shape in ("both", "small"):
-            ws = generate_small(folder / f"small{opts.projects}", opts.projects)
-            small_rows = bench(ws, opts.runs, cores, opts.quick_runs)
-            title = f"Many small projects: {len(Workspace(ws).tasks)} tasks in {count_projects(ws)} projects"
-            tables.append(render(small_rows, title))
-            history.append((title, small_rows))
-            print(tables[-1] + "\n", flush=True)
+            if shape == "small":
+                by_size[opts.projects] = rows
+            if shape == "large":
+                by_size[count_projects(ws)] = rows
         if scale:
-            by_size = {}
+            scaled = {}
             for projects in scale:
-                if small_rows is not None and projects == opts.projects:
-                    by_size[projects] = small_rows
+                if projects in by_size:
+                    scaled[projects] = by_size[projects]
                     continue
                 ws = generate_small(folder / f"small{projects}", projects)
                 measure([[*FLINKX, "build", "."]], ws, 1)  # the caches a per-change job starts from
-                by_size[projects] = per_change(Workspace(ws), opts.quick_runs, anchors=False)
-            tables.append(bench_doc.scaling_table(by_size))
+                scaled[projects] = per_change(Workspace(ws), opts.quick_runs, anchors=False, targets=TARGETS_10000)
+            tables.append(bench_doc.scaling_table(scaled))
             print(tables[-1] + "\n", flush=True)
         test_table = None
         if opts.test_suite:
@@ -383,6 +412,9 @@ def main() -> None:
                         opts.write_doc)
     if opts.write_doc and test_table:
         bench_doc.write_block("test", facts + "\n\n" + test_table, opts.write_doc)
+
+
+SHAPE_TITLES = {"big": "Few big projects", "small": "Many small projects", "large": "Large tenant, many small projects"}
 
 
 def count_projects(ws: Path) -> int:

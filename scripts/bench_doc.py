@@ -35,7 +35,7 @@ def scaling_table(by_size: dict[int, list[Any]]) -> str:
     sizes = sorted(by_size)
     seconds = {size: {row.job: row.flinkx.seconds for row in rows} for size, rows in by_size.items()}
     header = ["job", *(f"{size} projects (s)" for size in sizes), f"most / fewest (target <= {MAX_SCALING:g})", "met"]
-    lines = [f"Scaling of the per-change jobs (many small projects, about 2.75 tasks each)", "",
+    lines = ["Scaling of the per-change jobs (many small projects: copies of the example's four projects, about 3 tasks each)", "",
              "| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(sizes) + 1) + "---|"]
 
     def line(job: str, cells: list[float], judged: bool = True) -> str:

@@ -17,8 +17,13 @@ their own functions; references to another project (`ods.users`,
 project reads meta tables of other projects. Consumer groups and CDC
 server-id ranges stay distinct per copy, so the workspace lints clean.
 
+Many tasks (`--shape large`, `generate_large`): the many-small-projects shape
+grown to a tenant of `--tasks` tasks (10,000 by default), as many whole copies
+as that takes: 770 copies, 3,080 projects, 10,010 tasks.
+
     python3 scripts/benchgen.py OUT_DIR --tasks 1000
     python3 scripts/benchgen.py OUT_DIR --shape small --projects 400
+    python3 scripts/benchgen.py OUT_DIR --shape large --tasks 10000
 """
 from __future__ import annotations
 
@@ -160,14 +165,29 @@ def generate_small(out: Path, projects: int) -> Path:
     return out
 
 
+def copies_for_tasks(tasks: int) -> int:
+    """How many copies of the example (each four projects) hold at least `tasks` tasks."""
+    return max(1, math.ceil(tasks / len(_templates("tasks"))))
+
+
+def generate_large(out: Path, tasks: int) -> Path:
+    """The many-small-projects shape with at least `tasks` tasks (whole copies of the example's four projects)."""
+    return generate_small(out, 4 * copies_for_tasks(tasks))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--shape", choices=("big", "small"), default="big")
-    parser.add_argument("--tasks", type=int, default=1000, help="tasks of the big shape")
+    parser.add_argument("--shape", choices=("big", "small", "large"), default="big")
+    parser.add_argument("--tasks", type=int, default=None, help="tasks of the big shape (1,000) or the large one (10,000)")
     parser.add_argument("--projects", type=int, default=400, help="projects of the small shape")
     opts = parser.parse_args()
-    print(generate_small(opts.out, opts.projects) if opts.shape == "small" else generate(opts.out, opts.tasks))
+    if opts.shape == "small":
+        print(generate_small(opts.out, opts.projects))
+    elif opts.shape == "large":
+        print(generate_large(opts.out, opts.tasks or 10_000))
+    else:
+        print(generate(opts.out, opts.tasks or 1000))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ WITH_ANCHOR = {"cold build", "lint one file", "lint whole workspace, cache warm"
 # the generators copy the example workspace's tasks: the counts follow it as it grows
 EXAMPLE_TASKS = len(list((REPO / "example-workspace").glob("projects/*/tasks/**/*.sql")))
 SMALL8_TASKS = 2 * EXAMPLE_TASKS  # 8 projects: two copies of the example's four
+LARGE12_TASKS = 3 * EXAMPLE_TASKS  # the large shape asked for three copies' tasks: 12 projects
 
 
 def _tables(output: str) -> list[dict[str, list[str]]]:
@@ -62,13 +63,15 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
     keep, page = tmp_path / "ws", tmp_path / "performance.md"
     page.write_text((REPO / "docs" / "performance.md").read_text(encoding="utf-8"), encoding="utf-8")
     result = subprocess.run([sys.executable, str(REPO / "scripts" / "bench.py"), "--tasks", "50", "--projects", "8",
-                             "--scale", "4,8", "--quick-runs", "2", "--keep", str(keep), "--write-doc", str(page)],
+                             "--large-tasks", str(LARGE12_TASKS), "--scale", "4,8", "--quick-runs", "2",
+                             "--keep", str(keep), "--write-doc", str(page)],
                             capture_output=True, text=True, cwd=REPO, timeout=1800)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Few big projects: 50 tasks in 4 projects" in result.stdout
     assert f"Many small projects: {SMALL8_TASKS} tasks in 8 projects" in result.stdout
-    big, small, scaling = _tables(result.stdout)
-    for rows in (big, small):
+    assert f"Large tenant, many small projects: {LARGE12_TASKS} tasks in 12 projects" in result.stdout
+    big, small, large, scaling = _tables(result.stdout)
+    for rows in (big, small, large):
         assert list(rows) == JOBS
         for job, (_, seconds, anchor, ratio, target, peak, anchor_peak, met) in rows.items():
             assert 0 < float(seconds) < 600, job
@@ -83,6 +86,9 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
             else:
                 assert anchor == ratio == anchor_peak == "", job
     assert big["cold build"][0] == "cold build (50 compiled files)"
+    # each shape against its issue's targets: issue 45's are tighter at 10,000 tasks
+    assert big["impact again, same change"][4] == "<= 2 s" and large["impact again, same change"][4] == "<= 1 s"
+    assert big["cold build"][4] == "ratio <= 0.6" and large["cold build"][4] == "ratio <= 0.5"
     assert list(scaling) == [*SCALED, FLOOR, AT_BEST]
     for job, (_, at4, at8, growth, met) in scaling.items():
         assert float(at4) > 0 and float(at8) > 0 and met in (("",) if job == FLOOR else ("yes", "NO")), job
@@ -90,6 +96,7 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
     assert len(list((keep / "big").glob("projects/*/tasks/**/*.sql"))) == 50
     assert len(list((keep / "big").glob("projects/*"))) == 4  # several projects of tens of tasks
     assert len(list((keep / "small8").glob("projects/*"))) == 8
+    assert len(list((keep / f"large{LARGE12_TASKS}").glob("projects/*"))) == 12
     written = page.read_text(encoding="utf-8")
     assert f"Many small projects: {SMALL8_TASKS} tasks in 8 projects" in written and "(no run written yet)" not in written
     history = written.split("<!-- bench:history:begin -->")[1].split("<!-- bench:history:end -->")[0]
@@ -152,3 +159,15 @@ def test_bench_times_flinkx_test_on_the_example_suite(tmp_path: Path) -> None:
     assert re.search(r"flinkx test: the \d+ cases of example-workspace, \d drivers at once", block), block
     assert written.split("<!-- bench:tables:begin -->")[1].split("<!-- bench:test:begin -->")[0] == \
         before.split("<!-- bench:test:begin -->")[0]
+
+
+def test_the_large_shape_is_whole_copies_of_at_least_the_tasks_asked_for(tmp_path: Path) -> None:
+    sys.path.insert(0, str(REPO / "scripts"))
+    from benchgen import copies_for_tasks
+    from benchgen import generate_large
+
+    assert copies_for_tasks(10_000) * 4 >= 3_000  # issue 45: 10,000 tasks in at least 3,000 projects
+    assert copies_for_tasks(10_000) * EXAMPLE_TASKS >= 10_000 > (copies_for_tasks(10_000) - 1) * EXAMPLE_TASKS
+    ws = generate_large(tmp_path / "ws", EXAMPLE_TASKS + 1)
+    assert len(list(ws.glob("projects/*"))) == 8
+    assert len(list(ws.glob("projects/*/tasks/**/*.sql"))) == SMALL8_TASKS
