@@ -30,6 +30,7 @@ from flinkx_build.lint.write import write_fixes
 from flinkx_build.load.workspace import find_workspace
 
 if TYPE_CHECKING:
+    from flinkx_build.lint.changed import Change
     from flinkx_build.workspace_model import Workspace
 
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
@@ -71,15 +72,22 @@ def group_paths(paths: tuple[Path, ...]) -> list[tuple[Path, list[Path]]]:
 
 
 def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = CodeFilter(),
-                write: bool = True, use_planner: bool = False, scoped: bool = True) -> tuple[list[Diagnostic], list[FileFix]]:
+                write: bool = True, use_planner: bool = False, scoped: bool = True,
+                changed_since: str | None = None) -> tuple[list[Diagnostic], list[FileFix]]:
     """Findings of every group; with `fix`, the file changes (written when `write`) and,
     when written, the findings that are left afterwards. `use_planner`: plan every task on its
     target's planner too (FX301); what could not run is said once on stderr. `scoped`: named
-    task files load only what they can name (`lint/scope.py`); off, the whole workspace."""
+    task files load only what they can name (`lint/scope.py`); off, the whole workspace.
+    `changed_since`: a revision; only the tasks a change since it reaches (`lint/changed.py`)."""
     diags: list[Diagnostic] = []
     changes: list[FileFix] = []
     notes: set[str] = set()
     for workspace, files in group_paths(paths):
+        change, since = None, ""
+        if changed_since is not None:
+            if files:
+                raise UsageError("--changed-since lints what a change reaches in a workspace: name the workspace, not files")
+            change, since = change_since(workspace, changed_since)
         echo_progress(f"linting {workspace}" + (f" ({len(files)} file(s))" if files else ""))
         # named files: their rule passes go to the parser process the CLI forked when it read the
         # command, which imports sqlfluff while this one checks the memo and loads (`frontend/worker.py`)
@@ -91,7 +99,8 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
             parser = take(warm_up_rules)
         try:
             state = planner_state(workspace, use_planner and not fix and codes.keeps(PLANNER_CODE)) if workspace.exists() else "off"
-            memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore, state)
+            memo = None if fix or not workspace.exists() else LintMemo.open(workspace, files, codes.select, codes.ignore, state,
+                                                                           changed_since=since)
             replayed = memo.replay() if memo is not None else None
             if replayed is not None:  # nothing this lint reads changed since the identical last one
                 echo_progress("replayed the identical last lint from the cache: nothing checked or planned again")
@@ -113,7 +122,7 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
                 limited.append(only is not None)
                 return only  # load only what the named tasks can name (`lint/scope.py`)
 
-            found, fixes, session = _lint_session(workspace, files, fix, codes, parser, early, state, notes)
+            found, fixes, session = _lint_session(workspace, files, fix, codes, parser, early, state, notes, change)
             if any(limited) and needs_whole(found):  # a hint that searches every project: as a whole lint words it
                 found, fixes, session = _lint_session(workspace, files, fix, codes, parser, None, state, notes)
         finally:
@@ -135,16 +144,24 @@ def lint_groups(paths: tuple[Path, ...], fix: bool = False, codes: CodeFilter = 
 
 
 def _lint_session(workspace: Path, files: list[Path], fix: bool, codes: CodeFilter, parser, on_projects, state: str,
-                  notes: set[str]):
-    """One session's lint of `files` (all of the workspace when none): (findings, fixes, session)."""
+                  notes: set[str], change: Change | None = None):
+    """One session's lint of `files` (all of the workspace when none; with `change`, the tasks it
+    reaches): (findings, fixes, session)."""
+    from flinkx_build.lint.changed import changed_reach
     from flinkx_build.lint.planner_pass import PlannerPass
     from flinkx_build.lint.run import lint_workspace  # the pipeline: only for a lint that runs
 
     session = open_session(workspace, parser=parser, on_projects=on_projects)
+    reach = changed_reach(session, change) if change is not None else None
+    if reach is not None:
+        echo_progress(f"flinkx: the change reaches {len(reach.tasks)} of {len(session.tasks())} tasks")
+        for task in reach.tasks:
+            echo_progress(f"reached {task.display_path}")
     planner = None if state == "off" else PlannerPass(session)
     try:
         with task_progress() as progress:
-            found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress, planner=planner)
+            found, fixes = lint_workspace(session, files, fix=fix, codes=codes, progress=progress, planner=planner,
+                                          reach=reach)
     finally:
         if planner is not None:
             planner.close()
@@ -153,6 +170,38 @@ def _lint_session(workspace: Path, files: list[Path], fix: bool, codes: CodeFilt
             if planner.note:
                 notes.add(planner.note)
     return found, fixes, session
+
+
+def change_since(workspace: Path, spec: str) -> tuple[Change, str]:
+    """What differs between `spec` (its merge base with HEAD: a pull request's own changes) and the
+    working tree, as git lists the workspace's files; and that base commit."""
+    from flinkx_build.impact.files import blob_bytes
+    from flinkx_build.impact.files import changed_files
+    from flinkx_build.impact.files import merge_base
+    from flinkx_build.impact.gitrev import repo_root
+    from flinkx_build.impact.gitrev import resolve_revision
+    from flinkx_build.impact.gitrev import workspace_prefix
+    from flinkx_build.lint.changed import Change
+
+    if not workspace.exists():
+        raise UsageError(f"{workspace}: no such folder")
+    root = find_workspace(workspace)
+    repo = repo_root(root)
+    try:
+        prefix = workspace_prefix(repo, root)
+    except ValueError:
+        raise UsageError(f"{root}: the workspace is not inside the git repository at {repo}") from None
+    base = merge_base(repo, resolve_revision(repo, spec).commit)
+    listed = changed_files(repo, base, prefix)
+    if listed is None:
+        echo_error("flinkx: git cannot list every file of the workspace one by one (a link, a submodule): "
+                   "linting every task")
+    blobs = listed or {}
+
+    def base_bytes(rel: str) -> bytes | None:
+        blob = blobs.get(rel)
+        return blob_bytes(repo, blob) if blob else None
+    return Change(None if listed is None else frozenset(listed), base_bytes), base
 
 
 def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:
@@ -182,8 +231,13 @@ def report(diags: list[Diagnostic], fmt: str, fixed: int = 0) -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", help="Output format.")
 @code_options
 @no_planner_option
-def command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], no_planner: bool) -> None:
+@click.option("--changed-since", "changed_since", metavar="REV", default=None,
+              help="Only the tasks a change since REV (its merge base with HEAD) can reach, as flinkx impact "
+                   "follows it: the check of a pull request.")
+def command(paths: tuple[Path, ...], fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], no_planner: bool,
+            changed_since: str | None) -> None:
     """Lint [WORKSPACE] [FILES...]: every file, or only FILES with their whole workspace as context; each
     task is also planned on the Flink planner of its flink_version when Java and its jars are here."""
-    diags, _ = lint_groups(paths, codes=code_filter(select, ignore), use_planner=not no_planner)
+    diags, _ = lint_groups(paths, codes=code_filter(select, ignore), use_planner=not no_planner,
+                           changed_since=changed_since)
     report(diags, fmt)

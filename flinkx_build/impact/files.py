@@ -104,3 +104,33 @@ def _specs(prefix: str) -> list[str]:
 def _below(path: bytes, prefix: str) -> str:
     rel = path.decode("utf-8", "surrogateescape")
     return rel[len(prefix) + 1:] if prefix else rel
+
+
+def changed_files(repo: Path, commit: str, prefix: str) -> dict[str, str | None] | None:
+    """The files below the workspace that differ between `commit` and the working tree (edited, added or
+    removed), each with its blob id at `commit` (None: not there); None when a side cannot be listed."""
+    base, head = revision_files(repo, commit, prefix), worktree_files(repo, prefix)
+    if base is None or head is None:
+        return None
+    return {path: base.get(path) for path in base.keys() | head.keys() if base.get(path) != head.get(path)}
+
+
+def blob_bytes(repo: Path, blob: str) -> bytes | None:
+    """A blob's bytes (None when git cannot give them, or they are past the loader's size limit)."""
+    from flinkx_build.limits import MAX_FILE_BYTES
+
+    try:
+        data = git(repo, "cat-file", "blob", blob)
+    except GitFailed:
+        return None
+    return data if len(data) <= MAX_FILE_BYTES else None
+
+
+def merge_base(repo: Path, commit: str) -> str:
+    """Where HEAD left `commit`'s line (`git merge-base`): a pull request's own changes start there.
+    `commit` itself when git finds none (unrelated histories, or no HEAD yet)."""
+    try:
+        found = git(repo, "merge-base", commit, "HEAD").decode().strip()
+    except GitFailed:
+        return commit
+    return found or commit

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections import deque
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -41,6 +40,7 @@ from flinkx_build.semantic.project_index import ProjectIndex
 from flinkx_build.semantic.project_index import ProjectIndexStore
 from flinkx_build.semantic.project_index import TaskLinks
 from flinkx_build.semantic.project_index import project_key
+from flinkx_build.semantic.project_index import reached
 from flinkx_build.semantic.summary_cache import names_hash
 
 
@@ -144,17 +144,7 @@ def _reached(sides: tuple[dict[str, ProjectIndex], ...], changed: set[str]) -> s
                     users[node].add(task.node)
                 writes[task.node].update(task.writes)
     seeds = [n for f in sorted(changed) for side in sides for n in (*side[f].nodes, *(t.node for t in side[f].tasks))]
-    seen: set[str] = set()
-    queue = deque((node, True) for node in seeds)
-    while queue:
-        node, is_seed = queue.popleft()
-        if node in seen:
-            continue
-        seen.add(node)
-        if node.startswith("task."):
-            queue.extend((table, False) for table in sorted(writes[node]))
-        else:
-            queue.extend((task, False) for task in sorted((users if is_seed else readers)[node]))
+    seen = reached(seeds, users.__getitem__, readers.__getitem__, writes.__getitem__)
     return {folder_of_task[n] for n in seen if n in folder_of_task}
 
 

@@ -86,15 +86,18 @@ class LintMemo:
 
     @classmethod
     def open(cls, workspace: Path, files: list[Path], select: tuple[str, ...], ignore: tuple[str, ...],
-             planner: str = "") -> "LintMemo | None":
+             planner: str = "", changed_since: str = "") -> "LintMemo | None":
         """`planner`: what the planner pass can do this run (off, or why not, or the target): a run
-        without it is not replayed for one with it."""
+        without it is not replayed for one with it. `changed_since`: the base commit of a
+        `--changed-since` lint (what it reaches follows from it and the inputs)."""
         found = run_memo.workspace_config(workspace)
         if found is None:
             return None
         root, config = found
         options = {"command": "lint", "files": [str(f.resolve()) for f in files], "select": list(select),
                    "ignore": list(ignore), "planner": planner}
+        if changed_since:
+            options["changed_since"] = changed_since
         return cls(root, config.cache_dir, run_memo.fingerprint(root, options))
 
     def replay(self) -> list[Diagnostic] | None:

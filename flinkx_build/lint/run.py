@@ -19,6 +19,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.build import graph_parts
 from flinkx_build.graph.cycles import cycle_findings
 from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.lint.changed import Reach
 from flinkx_build.lint.rule_worker import run_job
 from flinkx_build.lint.parallel import rule_passes_in_parallel
 from flinkx_build.lint.planner_pass import CODE as PLANNER_CODE
@@ -144,10 +145,12 @@ def select_targets(session: Session, files: list[Path]) -> tuple[list[Task], set
 
 
 def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes: CodeFilter = EVERY_CODE,
-                   progress: Progress = NO_PROGRESS, planner: PlannerPass | None = None) -> tuple[list[Diagnostic], list[FileFix]]:
+                   progress: Progress = NO_PROGRESS, planner: PlannerPass | None = None,
+                   reach: Reach | None = None) -> tuple[list[Diagnostic], list[FileFix]]:
     """The findings, and (with `fix`) the files the safe fixes would change; writes nothing.
-    `planner`: plan each task on its target's planner too (FX301), not while fixing."""
-    tasks, yaml_paths = select_targets(session, files)
+    `planner`: plan each task on its target's planner too (FX301), not while fixing. `reach`: lint
+    the tasks a change reaches (`lint/changed.py`), and report what a whole lint says of them."""
+    tasks, yaml_paths = (reach.tasks, set(reach.paths)) if reach is not None else select_targets(session, files)
     diags = [d for d in session.load_diagnostics if "*" in yaml_paths or d.path in yaml_paths]
     diags = [d for d in session.workspace.config.lint.apply(diags) if codes.keeps(d.code)]
     diags, fixes = _yaml_fixes(diags, fix)
@@ -162,14 +165,17 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
             diags.extend(session.workspace.config.lint.apply(planner.findings(task, result.diagnostics)))
         if result.fixed_text is not None:
             fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))
-    if "*" in yaml_paths:  # the whole workspace: the checks that compare tasks with each other
+    if "*" in yaml_paths or reach is not None:  # the checks that compare tasks with each other
         lint_cfg = session.workspace.config.lint
-        summaries = [session.summary(t, compile=False) for t in tasks]
+        # a change's reach: with every task that may share a finding with a reached one, in workspace order
+        across = tasks if reach is None else reach.across(session.workspace.all_tasks())
+        summaries = [session.summary(t, compile=False) for t in across]
         found = workspace_findings(session.workspace, summaries, whole=True, opt_in=wanted_opt_in(lint_cfg.rules, codes.select))
         # a chain of tasks that feeds back into itself: FX200 as the build finds it, so lint and build agree
         found += cycle_findings(graph_parts(session.workspace, summaries), session.cache.root)
-        texts = {t.display_path: t.text for t in tasks}
-        diags.extend(d for d in lint_cfg.apply(found) if codes.keeps(d.code) and not suppressed(texts.get(d.path, ""), d))
+        texts = {t.display_path: t.text for t in across}
+        diags.extend(d for d in lint_cfg.apply(found) if codes.keeps(d.code) and not suppressed(texts.get(d.path, ""), d)
+                     and (reach is None or d.path in yaml_paths))
     return sorted(set(diags)), fixes
 
 

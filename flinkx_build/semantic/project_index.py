@@ -19,6 +19,9 @@ and the reader uses it only when that hash is the workspace's now.
 from __future__ import annotations
 
 import hashlib
+from collections import deque
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,3 +116,25 @@ class ProjectIndexStore:
 
     def put(self, key: str, index: ProjectIndex) -> None:
         write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, index.to_json())
+
+
+def reached(seeds: Iterable[str], users: Callable[[str], Iterable[str]], readers: Callable[[str], Iterable[str]],
+            writes: Callable[[str], Iterable[str]]) -> set[str]:
+    """Every node a change of the `seeds` can reach: the one rule of what a change reaches, for
+    `flinkx impact` (`impact/scope.py`) and `flinkx lint --changed-since` (`lint/changed.py`).
+
+    A changed table or function reaches its `users` (the tasks that read, write, call or name it);
+    a task reaches the tables it `writes`; those reach their `readers` (a read or a call, the
+    graph's edges), and so on downstream. Seeds come first: a node is expanded once."""
+    seen: set[str] = set()
+    queue = deque((node, True) for node in seeds)
+    while queue:
+        node, is_seed = queue.popleft()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.startswith("task."):
+            queue.extend((table, False) for table in sorted(writes(node)))
+        else:
+            queue.extend((task, False) for task in sorted((users if is_seed else readers)(node)))
+    return seen

@@ -64,6 +64,20 @@ def text_words(text: str, context: dict[str, str]) -> set[str]:
     return words
 
 
+def project_words(ws: Workspace) -> dict[str, list[str]]:
+    """A project's name as a word of a rendered text (`text_words`) -> the projects of that name."""
+    found: dict[str, list[str]] = {}
+    for project in ws.projects.values():
+        found.setdefault(project.name.lower(), []).append(project.name)
+    return found
+
+
+def projects_named(own: str, words: set[str], by_word: dict[str, list[str]]) -> list[str]:
+    """The projects a task of project `own` whose text has `words` can name: its own, and those whose
+    name is one of the words (`p.t`, `p:f`, a `${var}` rendered): it binds no other project's name."""
+    return sorted({own, *(p for w in words & by_word.keys() for p in by_word[w])})
+
+
 def name_parts(ws: Workspace) -> list[list]:
     """Each project's part of the name index, by project name: its tables (name, kind), functions
     and tables that did not load. Which names exist decides what every name binds to."""
@@ -105,9 +119,8 @@ class SummaryCache:
         # each key as long as the workspace when many projects share a table name (quadratic).
         self._by_word: dict[str, dict[str, list[list[str]]]] = {}
         # a project's name as a word of the rendered text -> the projects it may name
-        self._project_words: dict[str, list[str]] = {}
+        self._project_words = project_words(ws) if cache_root is not None else {}
         for project in ws.projects.values() if cache_root is not None else ():
-            self._project_words.setdefault(project.name.lower(), []).append(project.name)
             for name, same in project.tables.items():
                 for table in same:
                     self._entries(name, project.name).append(["table", table.key, table.source_key, self._place(table.loc.path)])
@@ -128,7 +141,7 @@ class SummaryCache:
         """The projects the task can name (its own, and those whose name is a word of its rendered
         text), and the tables and functions of those it can name: [kind, key, memo key, place] each."""
         words = text_words(task.text, context)
-        reachable = sorted({task.project, *(p for w in words & self._project_words.keys() for p in self._project_words[w])})
+        reachable = projects_named(task.project, words, self._project_words)
         deps = []
         for word in sorted(words & self._by_word.keys()):
             by_project = self._by_word[word]
