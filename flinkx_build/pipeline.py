@@ -51,7 +51,11 @@ _WORK: tuple["Session", list[Task], bool] | None = None
 def _summarize(index: int) -> TaskSummary:
     assert _WORK is not None
     session, tasks, compile = _WORK
-    return session.summary(tasks[index], compile=compile)
+    task = tasks[index]
+    try:
+        return session.summary(task, compile=compile)
+    finally:
+        session.forget(task)  # answered: kept, a worker's 5,000 parses and resolved tasks grew it past 700 MB
 
 
 @dataclass
@@ -195,6 +199,11 @@ class Session:
         if store:
             context = self.context_for(task)
             self.cache.put(ParseCache.key(task.text, context), statements, encoded)
+
+    def forget(self, task: Task) -> None:
+        """Drop what this session made of `task` (a forked worker, once the parent has its answer)."""
+        for made in (self._parsed, self._analysed, self._compiled, self._summaries, self._lite, self._summary_keys):
+            made.pop(task.key, None)
 
     def analysed(self, task: Task) -> AnalysedTask:
         """The task with every reference bound and every column analysed, its checks' findings included."""

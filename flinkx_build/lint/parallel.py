@@ -39,6 +39,7 @@ def _lint_one(index: int) -> dict[str, Any]:
     diags, parsed, _ = run_rule_pass(rule_job(session, task, False, codes))
     data = RuleCache(session.cache.root).put(keys[task.key], RulePass(diags, parsed))
     session.remember_parse(task, parsed, encoded=data["parsed"])  # into the parse cache too: the next build reuses it
+    session.forget(task)  # the parent has it from the answer: kept here, it only grows this worker
     return data
 
 

@@ -73,7 +73,10 @@ def _make_one(index: int) -> dict[str, Any]:
     assert _WORK is not None
     session, tasks, compiling = _WORK
     task = tasks[index]
-    return task_page_data(session, task, task.key in compiling)
+    try:
+        return task_page_data(session, task, task.key in compiling)
+    finally:
+        session.forget(task)  # answered: the parent has it
 
 
 def _key(session: Session, task: Task) -> str | None:
