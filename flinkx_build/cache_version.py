@@ -28,15 +28,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from flinkx_build import __version__
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.cache_root import user_cache_dir
 from flinkx_build.cache_root import workspace_cache_root
 from flinkx_build.hashing import installed_version
+from flinkx_build.incremental.facts import CODE_VERSION
+from flinkx_build.incremental.store import FactStore
 
-FORMAT = "flinkx-code-version"
-VERSION = 1
+FACT = CODE_VERSION
 FOLDER = "code-version"  # in the user's cache folder: no workspace can plant an entry there
 SKIPPED_FOLDERS = frozenset({"__pycache__"})
 SKIPPED_SUFFIXES = (".pyc", ".pyo", ".tmp")
@@ -83,7 +81,7 @@ def environment() -> str:
 
 def content_hash(files: list[tuple[str, str, os.stat_result]], env: str) -> str:
     """The hash of the files' names and bytes and of `env`: the code version."""
-    digest = hashlib.sha256(f"{FORMAT}\0{env}\0".encode())
+    digest = hashlib.sha256(f"{FACT.format}\0{env}\0".encode())
     for label, path, _ in files:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -94,7 +92,7 @@ def content_hash(files: list[tuple[str, str, os.stat_result]], env: str) -> str:
 
 def stat_key(files: list[tuple[str, str, os.stat_result]], env: str) -> str:
     """A key over the files' names, sizes and mtimes (and `env`): where the content hash is stored."""
-    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{env}\0".encode())
+    digest = hashlib.sha256(f"{FACT.format}\0{FACT.version}\0{env}\0".encode())
     for label, path, info in files:
         digest.update(f"{label}\0{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
     return digest.hexdigest()
@@ -105,12 +103,12 @@ def compute_code_version(folders: list[Path], store: Path | None) -> str:
     unchanged, else hashed (and stored). `store`: a folder of the user's own, or None."""
     files, env = package_files(folders), environment()
     key = stat_key(files, env)
-    path = entry_path(store, store, key) if store is not None else None
-    found = read_entry(path, FORMAT, VERSION, key)
+    facts = FactStore(store)
+    found = facts.get(FACT, key)
     if isinstance(found, str) and len(found) == 64 and found.isalnum():
         return found
     version = content_hash(files, env)
-    write_entry(path, FORMAT, VERSION, key, version)
+    facts.put(FACT, key, version)
     return version
 
 
@@ -119,6 +117,13 @@ def code_version() -> str:
     """The code version of the running flinkx (see the module docstring)."""
     store = user_cache_dir() / FOLDER
     return compute_code_version(package_folders(), store)
+
+
+def code_versioned(*parts: str) -> str:
+    """A short key over `parts` (a Flink release) and the code version: what flinkx builds from its own
+    sources outside the workspace's cache (the planner driver's jar, the stand-in jar) is built again
+    exactly when the code version changes (every file of the package, its Java sources included)."""
+    return hashlib.sha256("\0".join([*parts, code_version()]).encode()).hexdigest()[:16]
 
 
 def version_folder_name() -> str:

@@ -22,9 +22,9 @@ from flinkx_build.compile.script import CompiledScript
 from flinkx_build.compile.script import compile_task
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
-from flinkx_build.forked import CORES
-from flinkx_build.forked import can_fork
-from flinkx_build.forked import forked_pool
+from flinkx_build.incremental.scheduler import CORES
+from flinkx_build.incremental.scheduler import can_fork
+from flinkx_build.incremental.scheduler import forked_pool
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.variables import find_variables

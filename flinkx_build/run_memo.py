@@ -41,13 +41,12 @@ from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.cache_prune import prune_if_due
 from flinkx_build.cache_root import workspace_cache_root
 from flinkx_build.errors import Diagnostic
 from flinkx_build.cache_version import version_folder_name
+from flinkx_build.incremental.facts import WHOLE_RUN
+from flinkx_build.incremental.store import FactStore
 from flinkx_build.limits import MAX_FILE_BYTES
 from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.workspace import CONFIG_FILE
@@ -55,8 +54,7 @@ from flinkx_build.load.workspace import _load_config  # the loader's own reading
 from flinkx_build.load.workspace import find_workspace
 from flinkx_build.workspace_model import WorkspaceConfig
 
-FORMAT = "flinkx-run-memo"
-VERSION = 4  # 2: build files by size, mtime and inode; 3: input files by their stat once settled; 4: always, recent ones checked
+FACT = WHOLE_RUN  # versions 2: build files by size, mtime and inode; 3: input files by their stat once settled; 4: always, recent ones checked
 DEFAULT_CACHE_DIR = ".flinkx-cache"
 # A file modified this recently is keyed by its bytes: FAT stores mtimes in 2 s steps, the coarsest
 # file system a workspace may sit on (ext4 and APFS steps are a jiffy or finer).
@@ -134,7 +132,7 @@ def _racy_unchanged(root: Path, racy: Any) -> bool:
 def fingerprint(root: Path, options: dict[str, Any]) -> Fingerprint:
     """A key over the workspace's inputs and the run's options (see the module docstring)."""
     digest = hashlib.sha256()
-    env = [os.getcwd(), FORMAT, VERSION]  # flinkx's code and versions: the folder (`_runs`)
+    env = [os.getcwd(), FACT.format, FACT.version]  # flinkx's code and versions: the folder (`_store`)
     digest.update(repr((env, sorted(options.items()))).encode())
     config = root / CONFIG_FILE
     digest.update(f"config {config.is_symlink()}\0".encode())
@@ -155,9 +153,9 @@ def workspace_config(workspace: Path) -> tuple[Path, WorkspaceConfig] | None:
     return None if problems else (root, config)
 
 
-def _runs(cache: Path | None, key: str) -> Path | None:
-    """The run's entry in this code version's folder of the cache folder `cache`."""
-    return None if cache is None else entry_path(cache / version_folder_name() / "runs", cache, key)
+def _store(cache: Path | None) -> FactStore:
+    """This code version's folder of the cache folder `cache` (no entry leaves `cache`)."""
+    return FactStore(None if cache is None else cache / version_folder_name(), cache)
 
 
 def load(root: Path, cache_dir: str | None, run: Fingerprint) -> dict[str, Any] | None:
@@ -165,14 +163,14 @@ def load(root: Path, cache_dir: str | None, run: Fingerprint) -> dict[str, Any] 
 
     Of those files, the ones no longer recent are dropped from the entry, as git refreshes a racily
     clean entry of its index: their stat now vouches for them, and a replay reads no file again."""
-    path = _runs(workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR), run.key)
-    data = read_entry(path, FORMAT, VERSION, run.key)
+    store = _store(workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR))
+    data = store.get(FACT, run.key)
     if not isinstance(data, dict) or not _racy_unchanged(root, data.get("racy")):
         return None
     still_recent = {rel: digest for rel, digest in data["racy"].items() if rel in run.racy}
     if len(still_recent) != len(data["racy"]):
         data["racy"] = still_recent
-        write_entry(path, FORMAT, VERSION, run.key, data)
+        store.put(FACT, run.key, data, counted=False)
     return data
 
 
@@ -180,7 +178,7 @@ def store(root: Path, cache_dir: str | None, run: Fingerprint, data: dict[str, A
     """Store a whole run; this ends every build and lint that cached something, so it is also
     where the cache folder sheds what no run has used for weeks (once a day, `cache_prune.py`)."""
     cache = workspace_cache_root(root, cache_dir or DEFAULT_CACHE_DIR)
-    write_entry(_runs(cache, run.key), FORMAT, VERSION, run.key, {**data, "racy": run.racy})
+    _store(cache).put(FACT, run.key, {**data, "racy": run.racy})
     prune_if_due(cache, current=version_folder_name())
 
 

@@ -14,32 +14,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.incremental.facts import TASK_PARSE
+from flinkx_build.incremental.store import FactStore
 
-FORMAT = "flinkx-parse-cache"
-VERSION = 2  # 1 was a bare list of statements
+FACT = TASK_PARSE  # format version 1 was a bare list of statements
 
 
 class ParseCache:
     def __init__(self, directory: Path | None) -> None:
         self.root = directory
-        self.directory = directory / "parse" if directory else None
+        self.store = FactStore(directory)
 
     @staticmethod
     def key(text: str, context: dict[str, str]) -> str:
-        return canonical_hash([FORMAT, VERSION, text, context])
+        return canonical_hash([FACT.format, FACT.version, text, context])
 
     def has(self, key: str) -> bool:
         """An entry exists (not checked: `get` may still find it unusable, and then the task is parsed)."""
-        path = entry_path(self.directory, self.root, key)
-        return path is not None and path.is_file()
+        return self.store.has(FACT, key)
 
     def get(self, key: str) -> list[ParsedStatement] | None:
-        data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)
+        data = self.store.get(FACT, key)
         if not isinstance(data, list):
             return None
         try:
@@ -50,4 +47,4 @@ class ParseCache:
     def put(self, key: str, statements: list[ParsedStatement], encoded: list[dict] | None = None) -> None:
         """`encoded`: the statements' `to_json()`, when the caller made it already (lint stores it twice)."""
         data = encoded if encoded is not None else [s.to_json() for s in statements]
-        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, data)
+        self.store.put(FACT, key, data)

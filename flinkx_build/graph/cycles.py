@@ -16,20 +16,18 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
 from flinkx_build.graph.build import GraphParts
 from flinkx_build.graph.build import cycle_diagnostics
 from flinkx_build.graph.build import find_cycles
+from flinkx_build.incremental.facts import ACYCLIC_GRAPH
+from flinkx_build.incremental.store import FactStore
 
-FORMAT = "flinkx-acyclic-graph"
-VERSION = 1
+FACT = ACYCLIC_GRAPH
 
 
 def topology_key(parts: GraphParts) -> str:
-    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{parts.attrs.get('mode')}\0".encode())
+    digest = hashlib.sha256(f"{FACT.format}\0{FACT.version}\0{parts.attrs.get('mode')}\0".encode())
     edges = sorted({f"{u}\0{v}\0{data.get('relation') == 'lookup'}" for u, v, data in parts.edges})
     digest.update("\n".join(edges).encode())
     return digest.hexdigest()
@@ -38,11 +36,11 @@ def topology_key(parts: GraphParts) -> str:
 def cycle_findings(parts: GraphParts, cache_root: Path | None) -> list[Diagnostic]:
     """FX200 at the first task of each cycle, as `build.cycle_diagnostics` reports them."""
     key = topology_key(parts)
-    path = entry_path(cache_root / "graphs", cache_root, key) if cache_root is not None else None
-    if read_entry(path, FORMAT, VERSION, key) is True:
+    store = FactStore(cache_root)
+    if store.get(FACT, key) is True:
         return []
     graph = parts.to_networkx()
     found = cycle_diagnostics(graph, find_cycles(graph))
     if not found:
-        write_entry(path, FORMAT, VERSION, key, True)
+        store.put(FACT, key, True)
     return found

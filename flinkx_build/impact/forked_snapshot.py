@@ -37,8 +37,8 @@ from typing import NoReturn
 
 from flinkx_build.emit.manifest import task_node
 from flinkx_build.errors import UsageError
-from flinkx_build.forked import CORES
-from flinkx_build.forked import can_fork
+from flinkx_build.incremental.scheduler import CORES
+from flinkx_build.incremental.scheduler import can_fork
 from flinkx_build.impact.gitrev import Revision
 from flinkx_build.impact.gitrev import checkout
 from flinkx_build.impact.snapshot import Snapshot

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flinkx_build.forked import CORES
-from flinkx_build.forked import can_fork
-from flinkx_build.forked import forked_pool
+from flinkx_build.incremental.scheduler import CORES
+from flinkx_build.incremental.scheduler import can_fork
+from flinkx_build.incremental.scheduler import forked_pool
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import CodeFilter

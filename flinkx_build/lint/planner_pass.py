@@ -11,18 +11,16 @@ says once what it could not run (`PlannerPass.note`) and the rest of lint is unc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.compile.flink_findings import diagnostic_for
 from flinkx_build.compile.flink_findings import undeclared_function
 from flinkx_build.engines import engine as engine_named
 from flinkx_build.errors import Diagnostic
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.incremental.facts import PLANNER_ACCEPTED
+from flinkx_build.incremental.facts import PLANNER_VERDICT
+from flinkx_build.incremental.store import FactStore
 from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
@@ -30,7 +28,6 @@ from flinkx_build.planner import LINT_CODE
 from flinkx_build.planner import STOPPED_CODE
 from flinkx_build.planner.protocol import did_not_finish
 from flinkx_build.planner import FlinkUnavailable
-from flinkx_build.planner.jar import sources_hash
 from flinkx_build.planner.process import BUDGET_ENV
 from flinkx_build.planner.process import Planner
 from flinkx_build.planner.session import open_planner
@@ -42,9 +39,7 @@ from flinkx_build.validate.contract import ScriptToValidate
 CODE = LINT_CODE
 _STOPPED_HINT = ("simplify the statement (fewer joined tables, or no SET that enables join reordering); "
                  f"${BUDGET_ENV} raises the budget on a slow machine")
-FORMAT = "flinkx-planner-verdict"
-VERSION = 2  # 2: a finding keeps the function it is about (FX142's notes are dropped after a cache read too)
-CLEAN_FORMAT = "flinkx-planner-clean"
+# (version 2 of the verdict: a finding keeps the function it is about, so FX142's notes are dropped after a cache read too)
 # the tasks the planner accepted, by summary key and mode, are one entry read once a run; past this
 # many keys (about 70 bytes each) the oldest go: a build re-adds the workspace's own tasks when it plans them
 CLEAN_LIMIT = 50_000
@@ -126,12 +121,9 @@ class PlannerPass:
         target = target_or_problem(self.session.workspace.config.flink_version)
         if isinstance(target, str):
             return None
-        # the cache folder is already this code version's (cache_version.py): the key is the task and the target
-        key = canonical_hash([FORMAT, VERSION, _driver_version(target.version), target.release, script.mode,
-                              [(s.text, s.kind) for s in script.statements], [(u.name, u.returns, u.kind) for u in script.udfs]])
-        root = self.session.cache.root
-        path = entry_path(root / "planner" if root else None, root, key)
-        stored = read_entry(path, FORMAT, VERSION, key)
+        key = verdict_key(script, target.release)
+        store = FactStore(self.session.cache.root)
+        stored = store.get(PLANNER_VERDICT, key)
         if isinstance(stored, list):
             found = _from_json(script.key, stored)
             if found is not None:
@@ -145,7 +137,7 @@ class PlannerPass:
             verdict = planner.validate(script)
             self.planned += 1
             if not any(did_not_finish(f) for f in verdict):
-                write_entry(path, FORMAT, VERSION, key, [_to_json(f) for f in verdict])
+                store.put(PLANNER_VERDICT, key, [_to_json(f) for f in verdict])
                 return verdict
             # not cached: the task was not judged. The driver is gone or stopped this task's planning; a fresh
             # one plans the next task. A driver that ended under another run's task gets this task once more.
@@ -163,18 +155,17 @@ class PlannerPass:
                 self.note = f"the planner check ({CODE}) did not run: {exc}"
         return self._planner
 
-    def _clean_entry(self) -> tuple[Path | None, str] | None:
+    def _clean_entry(self) -> tuple[FactStore, str] | None:
         target = target_or_problem(self.session.workspace.config.flink_version)
         root = self.session.cache.root
         if isinstance(target, str) or root is None:
             return None
-        key = canonical_hash([CLEAN_FORMAT, VERSION, _driver_version(target.version), target.release])
-        return entry_path(root / "planner", root, key), key
+        return FactStore(root), canonical_hash([PLANNER_ACCEPTED.format, PLANNER_ACCEPTED.version, target.release])
 
     def _clean_index(self) -> dict[str, None]:
         if self._clean is None:
             entry = self._clean_entry()
-            stored = read_entry(entry[0], CLEAN_FORMAT, VERSION, entry[1]) if entry is not None else None
+            stored = entry[0].get(PLANNER_ACCEPTED, entry[1]) if entry is not None else None
             self._clean = dict.fromkeys(h for h in stored if isinstance(h, str)) if isinstance(stored, list) else {}
         return self._clean
 
@@ -195,7 +186,7 @@ class PlannerPass:
         if self._clean_changed and self._clean is not None:
             entry = self._clean_entry()
             if entry is not None:
-                write_entry(entry[0], CLEAN_FORMAT, VERSION, entry[1], list(self._clean)[-CLEAN_LIMIT:])
+                entry[0].put(PLANNER_ACCEPTED, entry[1], list(self._clean)[-CLEAN_LIMIT:])
             self._clean_changed = False
         self._close_planner()
 
@@ -205,11 +196,12 @@ class PlannerPass:
             self._planner = None
 
 
-@lru_cache(maxsize=None)
-def _driver_version(version: str) -> str:
-    """The driver's Java sources (code_version covers Python and data only): a changed driver plans again."""
-    target = target_or_problem(version)
-    return "" if isinstance(target, str) else sources_hash(target)
+def verdict_key(script: ScriptToValidate, release: str) -> str:
+    """The planner verdict's key: the compiled statements, the declared functions, the mode and the target's
+    release. The cache folder is this code version's already (cache_version.py: every file of the package,
+    the driver's Java sources included)."""
+    return canonical_hash([PLANNER_VERDICT.format, PLANNER_VERDICT.version, release, script.mode,
+                           [(s.text, s.kind) for s in script.statements], [(u.name, u.returns, u.kind) for u in script.udfs]])
 
 
 def _to_json(finding: FlinkFinding) -> dict[str, Any]:

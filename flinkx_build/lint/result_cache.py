@@ -21,16 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from flinkx_build import run_memo
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.incremental.facts import RULE_PASS
+from flinkx_build.incremental.store import FactStore
 from flinkx_build.workspace_model import LintConfig
 
-FORMAT = "flinkx-lint-rules"
-VERSION = 1
+FACT = RULE_PASS
 
 
 @dataclass(frozen=True)
@@ -56,23 +54,23 @@ class RulePass:
 class RuleCache:
     def __init__(self, cache_root: Path | None) -> None:
         self.root = cache_root
-        self.directory = cache_root / "lint" if cache_root else None
+        self.store = FactStore(cache_root)
 
     @staticmethod
     def key(text: str, context: dict[str, str], shown_path: str, rules: tuple[str, ...], dataphin_version: str,
             lint_cfg: LintConfig) -> str:
         settings = [list(rules), dataphin_version, asdict(lint_cfg)]
-        return canonical_hash([FORMAT, VERSION, text, context, shown_path, settings])
+        return canonical_hash([FACT.format, FACT.version, text, context, shown_path, settings])
 
     def get(self, key: str) -> RulePass | None:
-        data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)
+        data = self.store.get(FACT, key)
         return None if data is None else RulePass.from_json(data)
 
     def put(self, key: str, result: RulePass) -> dict[str, Any]:
         """Store `result`; its JSON, which the parse cache and a worker's answer reuse (encoding a
         task's parse is as long as the rest of storing it: once, not three times)."""
         data = result.to_json()
-        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, data)
+        self.store.put(FACT, key, data)
         return data
 
 

@@ -33,9 +33,15 @@ from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.errors import Diagnostic
+from flinkx_build.incremental.facts import LOADED_FILES
+from flinkx_build.incremental.facts import TASK_LIMITS
+from flinkx_build.incremental.facts import Fact
+from flinkx_build.incremental.store import FOUND
+from flinkx_build.incremental.store import MISSED
+from flinkx_build.incremental.store import STORED
+from flinkx_build.incremental.store import FactStore
+from flinkx_build.incremental.store import tally
 from flinkx_build.limits import MAX_FILE_BYTES
 from flinkx_build.limits import check_sql_text
 from flinkx_build.load import memo_codec
@@ -50,12 +56,12 @@ from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Project
 from flinkx_build.workspace_model import Workspace
 
-FORMAT = "flinkx-load-memo"
-VERSION = 1
+FACT = LOADED_FILES
+FORMAT, VERSION = FACT.format, FACT.version
 KEEP_WRITES = 4  # an entry unused for this many writes is dropped
 KEEP_FACTOR = 3  # and at most this many times the files a load used are kept
 KEEP_MIN = 256
-LAZY_WRITE_AFTER = 32  # cheap entries (`LoadMemo.put`) that make a write worth it on their own
+TASKS_FILE = "tasks.json"  # the task files' limit checks: a memo of their own, small enough to write on every edit
 
 
 @cache
@@ -65,16 +71,23 @@ def salt() -> str:
 
 
 class LoadMemo:
-    """The memo of one workspace load (`None` folder: off, every lookup a miss, nothing written)."""
+    """The memo of one workspace load (`None` folder: off, every lookup a miss, nothing written).
 
-    def __init__(self, cache_root: Path | None) -> None:
-        self.path = _memo_path(cache_root) if cache_root is not None else None
+    `fact`: which facts it holds: the project headers, meta tables and functions (`memo.json`), or
+    the task files' limit checks (`tasks.json`, `for_tasks`): a task edit rewrites only the small one."""
+
+    def __init__(self, cache_root: Path | None, fact: Fact = FACT, file: str = "memo.json") -> None:
+        self.path = _memo_path(cache_root, fact, file) if cache_root is not None else None
+        self.fact = fact
         self.gen = 0
         self.entries: dict[str, list[Any]] = {}  # key -> [gen of the last write that used it, payload]
         self.used: set[str] = set()
         self.changed = False
         self._read = False
-        self._cheap_puts = 0
+
+    @classmethod
+    def for_tasks(cls, cache_root: Path | None) -> "LoadMemo":
+        return cls(cache_root, TASK_LIMITS, TASKS_FILE)
 
     @property
     def enabled(self) -> bool:
@@ -82,7 +95,7 @@ class LoadMemo:
 
     def _load(self) -> None:
         self._read = True
-        data = read_entry(self.path, FORMAT, VERSION, salt())
+        data = FactStore(None).get_at(self.fact, self.path, salt())
         if not isinstance(data, dict) or type(data.get("gen")) is not int or not isinstance(data.get("entries"), dict):
             return
         entries = data["entries"]
@@ -96,6 +109,7 @@ class LoadMemo:
         if not self._read:
             self._load()
         entry = self.entries.get(key)
+        tally(self.fact, MISSED if entry is None else FOUND)  # one file holds them all: each key is a fact
         if entry is None:
             return None
         self.used.add(key)
@@ -103,19 +117,15 @@ class LoadMemo:
             self.changed = True
         return entry[1]
 
-    def put(self, key: str, payload: Any, cheap: bool = False) -> None:
-        """`cheap`: what the entry saves is small (a task's limit check), so rewriting the whole
-        memo for it alone is not worth it (an edited task would rewrite 3 MB on every build);
-        it is written with the next write, or once there are LAZY_WRITE_AFTER of them."""
+    def put(self, key: str, payload: Any) -> None:
         if not self.enabled:
             return
         if not self._read:
             self._load()
         self.entries[key] = [self.gen, payload]
         self.used.add(key)
-        if cheap:
-            self._cheap_puts += 1
-        self.changed = self.changed or not cheap or self._cheap_puts >= LAZY_WRITE_AFTER
+        tally(self.fact, STORED)
+        self.changed = True
 
     def forget(self, key: str) -> None:
         """An entry that did not decode: drop it, so the next write replaces it."""
@@ -133,8 +143,8 @@ class LoadMemo:
         kept = sorted(((v[0], k) for k, v in self.entries.items() if v[0] > gen - KEEP_WRITES), reverse=True)
         kept = kept[: max(KEEP_FACTOR * len(self.used), KEEP_MIN)]
         entries = {k: self.entries[k] for _, k in sorted(kept, key=lambda gk: gk[1])}
-        write_entry(self.path, FORMAT, VERSION, salt(), {"gen": gen, "entries": entries})
-        self.gen, self.entries, self.changed, self._cheap_puts = gen, entries, False, 0
+        FactStore(None).put_at(self.fact, self.path, salt(), {"gen": gen, "entries": entries})
+        self.gen, self.entries, self.changed = gen, entries, False
 
     def close(self) -> None:
         """Drop the stored data (a few hundred thousand objects) once the load is done with it."""
@@ -142,10 +152,10 @@ class LoadMemo:
         self._read = True
 
 
-def _memo_path(cache_root: Path) -> Path | None:
-    """`<cache_root>/load/memo.json`, or None when it (or its folder) is a symlink or leads out."""
-    folder = cache_root / "load"
-    path = folder / "memo.json"
+def _memo_path(cache_root: Path, fact: Fact, file: str) -> Path | None:
+    """`<cache_root>/load/<file>`, or None when it (or its folder) is a symlink or leads out."""
+    folder = cache_root / fact.folder
+    path = folder / file
     try:
         boundary = cache_root.resolve()
         if path.is_symlink() or not folder.resolve().is_relative_to(boundary):
@@ -177,6 +187,7 @@ def task_key(raw: bytes) -> str:
 
 def check_task_limits(memo: LoadMemo, raw: bytes | None, text: str, shown: str) -> Diagnostic | None:
     """`check_sql_text`, skipped for bytes that passed it before (its token walk is a fifth of a warm load).
+    `memo`: the task files' memo (`LoadMemo.for_tasks`).
 
     Only a pass is stored: a refused task is checked (and reported) every time. Reading the file's
     text (size, encoding, control characters) is never skipped.
@@ -188,7 +199,7 @@ def check_task_limits(memo: LoadMemo, raw: bytes | None, text: str, shown: str) 
         return None
     problem = check_sql_text(text, shown)
     if problem is None:
-        memo.put(key, SQL_OK, cheap=True)
+        memo.put(key, SQL_OK)
     return problem
 
 

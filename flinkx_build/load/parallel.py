@@ -16,10 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from flinkx_build.errors import Diagnostic
-from flinkx_build.forked import CORES
-from flinkx_build.forked import can_fork
-from flinkx_build.forked import forked_pool
-from flinkx_build.forked import in_file_order
+from flinkx_build.incremental.scheduler import CORES
+from flinkx_build.incremental.scheduler import can_fork
+from flinkx_build.incremental.scheduler import forked_pool
+from flinkx_build.incremental.scheduler import in_file_order
 from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
 from flinkx_build.load.tables import load_table

@@ -107,6 +107,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
     memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
+    task_memo = LoadMemo.for_tasks(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
         for proj_dir, proj_root in _with_borrowed(_project_dirs(projects_dir, root, diags), root, only, diags):
             project = _project_header(memo, proj_dir, proj_root, diags, cache)
@@ -131,9 +132,10 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
                                          MAX_WORKSPACE_COLUMNS)
         columns = ColumnBudget(memo)
         for (project, tasks), table_files in zip(chosen, listed):
-            _load_project_contents(workspace, project, diags, cache, memo, table_files, preloaded, tasks, columns)
-        memo.save()
-        memo.close()  # freed by reference counting, before the collector is back
+            _load_project_contents(workspace, project, diags, cache, memo, table_files, preloaded, tasks, columns, task_memo)
+        for done in (memo, task_memo):
+            done.save()
+            done.close()  # freed by reference counting, before the collector is back
     return workspace, diags
 
 
@@ -302,7 +304,8 @@ def _load_project_header(proj_dir: Path, root: Path, diags: list[Diagnostic], ca
 
 def read_task_file(path: Path, shown: str, memo: LoadMemo) -> tuple[str | None, Diagnostic | None]:
     """A task file's text, or None and the finding that refuses it (size, encoding, control
-    characters, then the SQL limits: a task over them is refused whole, before sqlfluff sees it)."""
+    characters, then the SQL limits: a task over them is refused whole, before sqlfluff sees it).
+    `memo`: the task files' memo (`LoadMemo.for_tasks`)."""
     raw = read_raw(path) if memo.enabled else None
     text, _, problem = read_text(path, shown, lone_cr_ok=False, raw=raw)
     problem = problem or (check_task_limits(memo, raw, text, shown) if text is not None else None)
@@ -326,7 +329,7 @@ def _table_files(ws: Workspace, project: Project, memo: LoadMemo) -> TableFiles:
 
 def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnostic], cache: YamlCache, memo: LoadMemo,
                            table_files: TableFiles, preloaded: dict[Path, tuple[MetaTable | None, list[Diagnostic]]],
-                           tasks: bool = True, columns: ColumnBudget | None = None) -> None:
+                           tasks: bool = True, columns: ColumnBudget | None = None, task_memo: LoadMemo | None = None) -> None:
     """`preloaded`: what the workers made of the tables the memo lacked; the loop stays in file order.
     `columns`: the workspace's column budget (FX179), counted in that order."""
     prefix = table_files.prefix
@@ -357,7 +360,7 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
     tasks_dir = project.directory / "tasks"
     tasks_rel = tasks_dir.relative_to(ws.root).as_posix()
     for path, shown, rel in files(tasks_dir, "*.sql", ws.root, diags):
-        text, problem = read_task_file(path, shown, memo)
+        text, problem = read_task_file(path, shown, task_memo or LoadMemo(None))
         if text is None:
             diags.extend([problem] if problem else [])
             continue

@@ -19,13 +19,12 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.comments import CommentedSeq
 from ruamel.yaml.scalarbool import ScalarBoolean
 
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
+from flinkx_build.incremental.facts import PARSED_YAML
+from flinkx_build.incremental.store import FactStore
 from flinkx_build.load.libyaml import READER
 
-FORMAT = "flinkx-yaml-cache"
-VERSION = 2  # 1 was pickle: never read again
+FACT = PARSED_YAML  # format version 1 was pickle: never read again
+FORMAT, VERSION = FACT.format, FACT.version
 
 
 def encode(value: Any, to_store: bool = False) -> Any:
@@ -78,22 +77,25 @@ def decode(value: Any) -> Any:
 class YamlCache:
     """Parsed documents by content hash (entries checked by `flinkx_build.cache_entries`)."""
 
-    def __init__(self, directory: Path | None, boundary: Path | None = None) -> None:
-        self.directory = directory
+    def __init__(self, cache_root: Path | None) -> None:
         # reads and writes stay inside this folder even if a subfolder is a planted symlink
-        self.boundary = boundary or (directory.parent if directory is not None else None)
+        self.store = FactStore(cache_root)
+
+    @property
+    def directory(self) -> Path | None:
+        return self.store.folder(FACT)
 
     @classmethod
     def under(cls, cache_root: Path | None) -> "YamlCache":
         """The YAML cache of a workspace's cache folder (`Workspace.cache_root`; None: off)."""
-        return cls(cache_root / "yaml" if cache_root is not None else None, cache_root)
+        return cls(cache_root)
 
     def key(self, raw: bytes) -> str:
         return hashlib.sha256(raw + f"\0{ruamel.yaml.__version__}\0{READER}\0{FORMAT}{VERSION}".encode()).hexdigest()
 
     def get(self, raw: bytes) -> Any:
         key = self.key(raw)
-        data = read_entry(entry_path(self.directory, self.boundary, key), FORMAT, VERSION, key)
+        data = self.store.get(FACT, key)
         if data is None:
             return None
         try:
@@ -107,7 +109,7 @@ class YamlCache:
             encoded = encode(data, to_store=True)
         except (TypeError, ValueError):
             return
-        write_entry(entry_path(self.directory, self.boundary, key), FORMAT, VERSION, key, encoded)
+        self.store.put(FACT, key, encoded)
 
 
 NO_CACHE = YamlCache(None)

@@ -6,12 +6,12 @@ so a concurrent run or a crash never leaves a half-written jar behind the final 
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from flinkx_build.cache_root import HOME_ENV
 from flinkx_build.cache_root import private_folder
 from flinkx_build.cache_root import user_cache_dir
+from flinkx_build.cache_version import code_versioned
 from flinkx_build.java_jar import JavacFailed
 from flinkx_build.java_jar import build_jar
 from flinkx_build.planner import JAVA_MISSING
@@ -28,11 +28,9 @@ def sources() -> list[Path]:
 
 
 def sources_hash(target: Target) -> str:
-    """Changes when the driver's sources or the Flink release they compile against change."""
-    digest = hashlib.sha256(target.release.encode())
-    for path in sources():
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    """Changes when the driver's sources (the code version: every file of the package) or the Flink
+    release they compile against change."""
+    return code_versioned(target.release)
 
 
 def driver_jar(target: Target, lib: Path, javac: str | None) -> Path:

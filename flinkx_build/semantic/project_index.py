@@ -26,12 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
+from flinkx_build.incremental.facts import DEPENDENCY_INDEX
+from flinkx_build.incremental.store import FactStore
 
-FORMAT = "flinkx-project-index"
-VERSION = 1
+FACT = DEPENDENCY_INDEX
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,7 @@ def _texts(values: Any) -> tuple[str, ...]:
 def project_key(folder: str, config_blob: str, files: list[tuple[str, str]]) -> str:
     """The key of a project folder's entry: its name, flinkx.yaml's blob id, and each file's path
     below the folder with its blob id, sorted."""
-    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{folder}\0{config_blob}\0".encode("utf-8", "surrogateescape"))
+    digest = hashlib.sha256(f"{FACT.format}\0{FACT.version}\0{folder}\0{config_blob}\0".encode("utf-8", "surrogateescape"))
     for rel, blob in sorted(files):
         digest.update(f"{len(rel)}:{rel}\0{blob}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
@@ -99,10 +97,10 @@ class ProjectIndexStore:
 
     def __init__(self, cache_root: Path | None) -> None:
         self.root = cache_root
-        self.directory = cache_root / "summaries" if cache_root is not None else None
+        self.store = FactStore(cache_root)
 
     def get(self, key: str) -> ProjectIndex | None:
-        data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)
+        data = self.store.get(FACT, key)
         if not isinstance(data, dict):
             return None
         try:
@@ -111,11 +109,10 @@ class ProjectIndexStore:
             return None
 
     def has(self, key: str) -> bool:
-        path = entry_path(self.directory, self.root, key)
-        return path is not None and path.is_file()
+        return self.store.has(FACT, key)
 
     def put(self, key: str, index: ProjectIndex) -> None:
-        write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, index.to_json())
+        self.store.put(FACT, key, index.to_json())
 
 
 def reached(seeds: Iterable[str], users: Callable[[str], Iterable[str]], readers: Callable[[str], Iterable[str]],

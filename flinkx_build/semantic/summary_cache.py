@@ -29,9 +29,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from flinkx_build import json_codec
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
+from flinkx_build.incremental.facts import TASK_SUMMARY
+from flinkx_build.incremental.store import FactStore
 from flinkx_build.variables import render
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.workspace_model import Project
@@ -42,8 +41,7 @@ from flinkx_build.semantic.summary import TaskSummary
 from flinkx_build.semantic.summary import from_json
 from flinkx_build.semantic.summary import to_json
 
-FORMAT = "flinkx-task-summary"
-VERSION = 1
+FACT = TASK_SUMMARY
 _WORD = re.compile(r"[\w-]+")
 # the same words for ASCII text, split in C: a byte that cannot be in a word becomes a space
 _NOT_IN_WORD = bytes(b if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "_-") else 32 for b in range(256))
@@ -101,7 +99,8 @@ class SummaryCache:
         """`names`: every project's part of the name index (`name_parts`) when `ws` holds only some
         projects' contents (impact's scoped load, `impact/scope.py`): keys stay those of the whole workspace."""
         self.root = cache_root
-        self.directory = cache_root / "summaries" if cache_root is not None else None
+        self.store = FactStore(cache_root)
+        self.directory = self.store.folder(FACT)
         self.ws = ws
         self.mode = mode
         self._root = str(ws.root)
@@ -111,7 +110,7 @@ class SummaryCache:
         # as `key` found them: impact's dependency index (`semantic/project_index.py`) records them
         self.reached: dict[str, tuple[list[str], list[tuple[str, str]]]] = {}
         # what every key shares, hashed once: a build keys each of its 1,000 tasks
-        self._shared = hashlib.sha256(canonical_hash([FORMAT, VERSION, self._names]).encode())
+        self._shared = hashlib.sha256(canonical_hash([FACT.format, FACT.version, self._names]).encode())
         # word -> project -> [kind, key, the load memo's key of its file, the file's place in the workspace]:
         # the memo's key covers bytes, project variables and loader; the place, where findings point.
         # By project, because a task reaches another project's table or function only by naming
@@ -177,7 +176,7 @@ class SummaryCache:
     def get(self, key: str | None) -> TaskSummary | None:
         if key is None:
             return None
-        data = read_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key)
+        data = self.store.get(FACT, key)
         if not isinstance(data, dict):
             return None
         try:
@@ -187,4 +186,4 @@ class SummaryCache:
 
     def put(self, key: str | None, summary: TaskSummary) -> None:
         if key is not None:
-            write_entry(entry_path(self.directory, self.root, key), FORMAT, VERSION, key, to_json(summary, self.ws.root))
+            self.store.put(FACT, key, to_json(summary, self.ws.root))

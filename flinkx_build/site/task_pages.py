@@ -13,25 +13,23 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flinkx_build.cache_entries import entry_path
-from flinkx_build.cache_entries import read_entry
-from flinkx_build.cache_entries import write_entry
 from flinkx_build.credentials import mask_data
 from flinkx_build.credentials import mask_text
 from flinkx_build.deploy.identity import Statement
 from flinkx_build.deploy.identity import fingerprint
 from flinkx_build.deploy.identity import job_name
 from flinkx_build.deploy.state import workspace_name
-from flinkx_build.forked import CORES
-from flinkx_build.forked import can_fork
-from flinkx_build.forked import forked_pool
+from flinkx_build.incremental.scheduler import CORES
+from flinkx_build.incremental.scheduler import can_fork
+from flinkx_build.incremental.scheduler import forked_pool
 from flinkx_build.hashing import canonical_hash
+from flinkx_build.incremental.facts import TASK_PAGE
+from flinkx_build.incremental.store import FactStore
 from flinkx_build.pipeline import Session
 from flinkx_build.resolve.explain import explain_data
 from flinkx_build.workspace_model import Task
 
-FORMAT = "flinkx-docs-task"
-VERSION = 1
+FACT = TASK_PAGE
 PARALLEL_THRESHOLD = 16
 
 _WORK: tuple[Session, list[Task], set[str]] | None = None  # what forked workers read
@@ -42,14 +40,12 @@ def task_page_data(session: Session, task: Task, compiles: bool) -> dict[str, An
 
     `compiles`: the task's summary has compiled SQL (no errors block it)."""
     key = _key(session, task)
-    folder = session.workspace.cache_root / "site" if key else None
-    path = entry_path(folder, session.workspace.cache_root, key) if key else None
-    found = read_entry(path, FORMAT, VERSION, key) if key else None
+    store = FactStore(session.workspace.cache_root)
+    found = store.get(FACT, key) if key else None
     if isinstance(found, dict):
         return found
     data = _make(session, task, compiles)
-    if key:
-        write_entry(path, FORMAT, VERSION, key, data)
+    store.put(FACT, key, data)
     return data
 
 
@@ -81,15 +77,12 @@ def _make_one(index: int) -> dict[str, Any]:
 
 def _key(session: Session, task: Task) -> str | None:
     base = session.summary_key(task)
-    return canonical_hash([FORMAT, VERSION, base, workspace_name(session.workspace)]) if base else None
+    return canonical_hash([FACT.format, FACT.version, base, workspace_name(session.workspace)]) if base else None
 
 
 def _cached(session: Session, task: Task) -> bool:
     key = _key(session, task)
-    if not key:
-        return False
-    path = entry_path(session.workspace.cache_root / "site", session.workspace.cache_root, key)
-    return path is not None and path.is_file()
+    return bool(key) and FactStore(session.workspace.cache_root).has(FACT, key)
 
 
 def _make(session: Session, task: Task, compiles: bool) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.forked import can_fork
+from flinkx_build.incremental.scheduler import can_fork
 
 CASES = Path(__file__).with_name("forked_cases.py")
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from flinkx_build.forked import can_fork
-from flinkx_build.forked import forked_pool
-from flinkx_build.forked import in_file_order
+from flinkx_build.incremental.scheduler import can_fork
+from flinkx_build.incremental.scheduler import forked_pool
+from flinkx_build.incremental.scheduler import in_file_order
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="workers are forked")
 

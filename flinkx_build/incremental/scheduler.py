@@ -1,4 +1,4 @@
-"""One worker process per core, forked: what a cold load, build and lint run their work in.
+"""The one scheduler: one worker process per core, forked, for the work a cold load, build, lint or docs run does.
 
 The workers inherit the parent's heap (the loaded workspace) through fork, so a
 job is an index into what the parent set aside before the pool started, and
