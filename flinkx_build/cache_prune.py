@@ -14,8 +14,8 @@ version folder of another flinkx that holds nothing more is removed too.
 
 Only what a cache wrote is removed: regular files named like an entry
 (`<key>.json`, or `mkstemp`'s `*.tmp`) in two-character folders named after
-their keys, the load memo (`load/memo.json`, read on every load and so
-marked used like an entry), never through a symlink. Folders of the layout
+their keys, the load memo's files (`load/headers.json` and `load/tasks.json`, read on every load
+and so marked used like an entry; its file per project folder is an entry), never through a symlink. Folders of the layout
 before versions (`<cache folder>/<kind>/<ab>/`) age out the same way. Flink's
 logs and anything else in the folder are left alone.
 """
@@ -70,7 +70,8 @@ def prune(cache_root: Path, entries_before: float, temporaries_before: float, cu
             continue
         for kind in _real_folders(top):
             removed += _prune_kind(kind, entries_before, temporaries_before)
-        removed += _prune_file(os.path.join(top, "load", "memo.json"), entries_before)
+        for name in ("headers.json", "tasks.json"):
+            removed += _prune_file(os.path.join(top, "load", name), entries_before)
         if os.path.basename(top) != current:
             _remove_if_empty(top)
     return removed

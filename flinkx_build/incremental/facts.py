@@ -37,7 +37,7 @@ PARSED_YAML = _fact(
     ("the file's bytes", "the YAML reader (libyaml or pure Python)"),
     "load.yaml_io.load_yaml", "load/yaml_cache.py")
 LOADED_FILES = _fact(
-    "project header, meta table, function", "flinkx-load-memo", 1, "load",  # one file, load/memo.json
+    "project header, meta table, function", "flinkx-load-memo", 1, "load",  # headers.json; a file per project folder
     ("the file's bytes and stem (project.yaml: its folder's name)", "the project's name, rendered variables and the secrets list",
      "the YAML reader"),
     "load.tables.load_table, load_function; load.workspace._load_project_header", "load/memo.py, load/project_memo.py")

@@ -14,9 +14,12 @@ depends on the current folder, so positions are stored as line/col and the
 current path is put back (`memo_codec`); a result naming another path is
 not stored.
 
-The whole memo is ONE file, `<cache_dir>/<code version>/load/memo.json`, read once per
-load and rewritten only when something was added (a warm load is one read
-plus hashing the files). Entries not used by a load are kept for a few
+The memo is a few files below `<cache_dir>/<code version>/load/` (`LoadMemos`): the project
+headers (`headers.json`), the task files' limit checks (`tasks.json`), and each project folder's
+meta tables and functions, a file per folder (`load/ab/abcd....json`, named by a hash of the
+folder's name): a load reads the headers and the folders it loads, so a `lint FILE` or a scoped
+impact of 3 projects among 3,000 reads 3 files, not the 25 MB of all of them. Each is read once
+per load and rewritten only when something was added. Entries not used by a load are kept for a few
 writes, at most three times the files the writing load used, so `flinkx
 impact` (a base revision, then the working tree) hits for both. It is a
 cache entry like every other (`flinkx_build.cache_entries`): JSON data
@@ -62,6 +65,7 @@ KEEP_WRITES = 4  # an entry unused for this many writes is dropped
 KEEP_FACTOR = 3  # and at most this many times the files a load used are kept
 KEEP_MIN = 256
 TASKS_FILE = "tasks.json"  # the task files' limit checks: a memo of their own, small enough to write on every edit
+HEADERS_FILE = "headers.json"  # every project's header: read by every load
 
 
 @cache
@@ -73,11 +77,15 @@ def salt() -> str:
 class LoadMemo:
     """The memo of one workspace load (`None` folder: off, every lookup a miss, nothing written).
 
-    `fact`: which facts it holds: the project headers, meta tables and functions (`memo.json`), or
-    the task files' limit checks (`tasks.json`, `for_tasks`): a task edit rewrites only the small one."""
+    `fact`: which facts it holds: the project headers (`headers.json`), a project folder's meta tables
+    and functions (`LoadMemos.of`), or the task files' limit checks (`tasks.json`, `for_tasks`)."""
 
-    def __init__(self, cache_root: Path | None, fact: Fact = FACT, file: str = "memo.json") -> None:
-        self.path = _memo_path(cache_root, fact, file) if cache_root is not None else None
+    def __init__(self, cache_root: Path | None, fact: Fact = FACT, file: str = HEADERS_FILE,
+                 path_and_key: tuple[Path | None, str] | None = None) -> None:
+        if path_and_key is not None:  # a project folder's memo: an entry of its own name (`LoadMemos.of`)
+            self.path, self.key = path_and_key
+        else:
+            self.path, self.key = (_memo_path(cache_root, fact, file) if cache_root is not None else None), salt()
         self.fact = fact
         self.gen = 0
         self.entries: dict[str, list[Any]] = {}  # key -> [gen of the last write that used it, payload]
@@ -95,7 +103,7 @@ class LoadMemo:
 
     def _load(self) -> None:
         self._read = True
-        data = FactStore(None).get_at(self.fact, self.path, salt())
+        data = FactStore(None).get_at(self.fact, self.path, self.key)
         if not isinstance(data, dict) or type(data.get("gen")) is not int or not isinstance(data.get("entries"), dict):
             return
         entries = data["entries"]
@@ -143,7 +151,7 @@ class LoadMemo:
         kept = sorted(((v[0], k) for k, v in self.entries.items() if v[0] > gen - KEEP_WRITES), reverse=True)
         kept = kept[: max(KEEP_FACTOR * len(self.used), KEEP_MIN)]
         entries = {k: self.entries[k] for _, k in sorted(kept, key=lambda gk: gk[1])}
-        FactStore(None).put_at(self.fact, self.path, salt(), {"gen": gen, "entries": entries})
+        FactStore(None).put_at(self.fact, self.path, self.key, {"gen": gen, "entries": entries})
         self.gen, self.entries, self.changed = gen, entries, False
 
     def close(self) -> None:
@@ -154,15 +162,55 @@ class LoadMemo:
 
 def _memo_path(cache_root: Path, fact: Fact, file: str) -> Path | None:
     """`<cache_root>/load/<file>`, or None when it (or its folder) is a symlink or leads out."""
+    folder = _memo_folder(cache_root, fact)
+    path = None if folder is None else folder / file
+    return None if path is None or path.is_symlink() else path
+
+
+def _memo_folder(cache_root: Path, fact: Fact) -> Path | None:
+    """`<cache_root>/load`, or None when, links followed, it leads out of the cache folder."""
     folder = cache_root / fact.folder
-    path = folder / file
     try:
-        boundary = cache_root.resolve()
-        if path.is_symlink() or not folder.resolve().is_relative_to(boundary):
-            return None
+        return folder if folder.resolve().is_relative_to(cache_root.resolve()) else None
     except (OSError, RuntimeError):  # a symlink loop
         return None
-    return path
+
+
+class LoadMemos:
+    """The memos of one load: project headers, task files, and a memo per project folder, opened when a
+    folder's meta tables or functions are read (`None` cache: all off)."""
+
+    def __init__(self, cache_root: Path | None) -> None:
+        self.root = cache_root
+        self.headers = LoadMemo(cache_root, FACT, HEADERS_FILE)
+        self.tasks = LoadMemo.for_tasks(cache_root)
+        self._folders: dict[str, LoadMemo] = {}
+        # checked once a load (a link planted as the folder, or as a subfolder, leads nowhere)
+        self._base = _memo_folder(cache_root, FACT) if cache_root is not None else None
+
+    @property
+    def enabled(self) -> bool:
+        return self.headers.enabled
+
+    def of(self, folder: str) -> LoadMemo:
+        """The memo of the project folder named `folder` (its meta tables and functions)."""
+        if folder not in self._folders:
+            key = hashlib.sha256(f"{salt()}\0folder\0".encode() + folder.encode("utf-8", "surrogateescape")).hexdigest()
+            shard = self._base / key[:2] if self._base is not None else None
+            path = None if shard is None or shard.is_symlink() else shard / f"{key}.json"
+            self._folders[folder] = LoadMemo(None, FACT, path_and_key=(path, key))
+        return self._folders[folder]
+
+    def done(self) -> None:
+        """Write what this load added and drop what was read (a few hundred thousand objects)."""
+        for memo in (self.headers, self.tasks, *self._folders.values()):
+            memo.save()
+        self.close()
+
+    def close(self) -> None:
+        """Drop what was read, writing nothing (a load stopped at a budget, FX179)."""
+        for memo in (self.headers, self.tasks, *self._folders.values()):
+            memo.close()
 
 
 class KeyPrefix:

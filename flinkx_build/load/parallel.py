@@ -21,7 +21,7 @@ from flinkx_build.incremental.scheduler import can_fork
 from flinkx_build.incremental.scheduler import forked_pool
 from flinkx_build.incremental.scheduler import in_file_order
 from flinkx_build.load.memo import KeyedFile
-from flinkx_build.load.memo import LoadMemo
+from flinkx_build.load.memo import LoadMemos
 from flinkx_build.load.tables import load_table
 from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.workspace_model import MetaTable
@@ -43,16 +43,16 @@ def _load_one(index: int) -> Loaded:
     return load_table(ws, project, path, shown, findings, cache, raw), findings
 
 
-def tables_on_every_core(memo: LoadMemo, ws: Workspace, files: list[tuple[Project, KeyedFile]],
+def tables_on_every_core(memos: LoadMemos, ws: Workspace, files: list[tuple[Project, KeyedFile]],
                          cache: YamlCache, max_columns: int | None = None) -> dict[Path, Loaded]:
-    """path -> (table, findings) for the files (each with its project) the memo lacks, when there
+    """path -> (table, findings) for the files (each with its project) the memos lack, when there
     are enough to pay for workers. Past `max_columns` columns (in file order) the rest are not parsed:
     the workspace is over its budget (FX179), which the load then reports at the file in order."""
     global _WORK
-    if not memo.enabled or CORES < 2 or not can_fork():
+    if not memos.enabled or CORES < 2 or not can_fork():
         return {}
     misses = [(project, f.path, f.shown, f.raw) for project, f in files
-              if f.raw is not None and f.key is not None and memo.get(f.key) is None]
+              if f.raw is not None and f.key is not None and memos.of(project.directory.name).get(f.key) is None]
     if len(misses) < THRESHOLD:
         return {}
     _WORK = (ws, misses, cache)

@@ -34,6 +34,7 @@ from flinkx_build.load.listing import yaml_files
 from flinkx_build.load.memo import KeyPrefix
 from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemo
+from flinkx_build.load.memo import LoadMemos
 from flinkx_build.load.memo import check_task_limits
 from flinkx_build.load.memo import keyed_files
 from flinkx_build.load.memo import memo_function
@@ -106,11 +107,10 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     cache = YamlCache.under(cache_root)
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
-    memo = LoadMemo(memo_cache if memo_cache is not None else cache_root)
-    task_memo = LoadMemo.for_tasks(memo_cache if memo_cache is not None else cache_root)
+    memos = LoadMemos(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
         for proj_dir, proj_root in _with_borrowed(_project_dirs(projects_dir, root, diags), root, only, diags):
-            project = _project_header(memo, proj_dir, proj_root, diags, cache)
+            project = _project_header(memos.headers, proj_dir, proj_root, diags, cache)
             if project is None:
                 continue
             if project.name in projects:
@@ -125,17 +125,16 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
                   if only is None or p.directory.name in only.whole or p.directory.name in only.tables]
         # every project's table files listed and keyed first: a cold load then parses what the memo
         # lacks of all of them on every core at once (`load/parallel.py`), then each project loads in order
-        listed = [_table_files(workspace, project, memo) for project, _ in chosen]
+        listed = [_table_files(workspace, project, memos.of(project.directory.name)) for project, _ in chosen]
         _within_budget(budget_crossing(((f.shown, _size(f)) for tf in listed for f in tf.files),
-                                       MAX_WORKSPACE_TABLE_BYTES, "meta-table YAML bytes"), memo)
-        preloaded = tables_on_every_core(memo, workspace, [(p, f) for (p, _), tf in zip(chosen, listed) for f in tf.files], cache,
+                                       MAX_WORKSPACE_TABLE_BYTES, "meta-table YAML bytes"), memos)
+        preloaded = tables_on_every_core(memos, workspace, [(p, f) for (p, _), tf in zip(chosen, listed) for f in tf.files], cache,
                                          MAX_WORKSPACE_COLUMNS)
-        columns = ColumnBudget(memo)
+        columns = ColumnBudget(memos)
         for (project, tasks), table_files in zip(chosen, listed):
-            _load_project_contents(workspace, project, diags, cache, memo, table_files, preloaded, tasks, columns, task_memo)
-        for done in (memo, task_memo):
-            done.save()
-            done.close()  # freed by reference counting, before the collector is back
+            _load_project_contents(workspace, project, diags, cache, memos.of(project.directory.name), table_files, preloaded,
+                                   tasks, columns, memos.tasks)
+        memos.done()  # what was read is freed by reference counting, before the collector is back
     return workspace, diags
 
 
@@ -148,24 +147,24 @@ def _size(file: KeyedFile) -> int:
         return 0
 
 
-def _within_budget(crossing: Diagnostic | None, memo: LoadMemo) -> None:
+def _within_budget(crossing: Diagnostic | None, memos: LoadMemos) -> None:
     """Stop the load at a workspace-wide budget (FX179): one finding, exit 1, nothing else read or checked."""
     if crossing is not None:
-        memo.close()
+        memos.close()
         raise WorkspaceErrors([crossing])
 
 
 class ColumnBudget:
     """The meta-table columns loaded so far, in file order: the load stops at the table that passes the budget."""
 
-    def __init__(self, memo: LoadMemo) -> None:
-        self.memo = memo
+    def __init__(self, memos: LoadMemos) -> None:
+        self.memos = memos
         self.total = 0
 
     def add(self, table: MetaTable) -> None:
         self.total += len(table.columns)
         if self.total > MAX_WORKSPACE_COLUMNS:
-            _within_budget(over_budget(table.loc.path, self.total, MAX_WORKSPACE_COLUMNS, "meta-table columns"), self.memo)
+            _within_budget(over_budget(table.loc.path, self.total, MAX_WORKSPACE_COLUMNS, "meta-table columns"), self.memos)
 
 
 @contextmanager

@@ -125,7 +125,7 @@ def test_prune_removes_an_old_version_folder_once_its_entries_age_out(tmp_path):
     old, current = cache / "0123456789abcdef", cache / "fedcba9876543210"
     key = "ab" + "1" * 62
     for folder in (old, current):
-        for path in (folder / "summaries" / "ab" / f"{key}.json", folder / "load" / "memo.json"):
+        for path in (folder / "summaries" / "ab" / f"{key}.json", folder / "load" / "headers.json"):
             write_entry(path, "f", 1, key, {"x": 1})
             os.utime(path, (now - 30 * 86400, now - 30 * 86400))
     assert prune(cache, now - 14 * 86400, now - 86400, current.name) == 4

@@ -76,8 +76,15 @@ def _contents(root: Path, use_cache: bool = True):
     return projects, diags
 
 
+def _memo(root: Path, folder: str = "p") -> memo_module.LoadMemo:
+    """The memo of a project folder's meta tables and functions."""
+    return memo_module.LoadMemos(versioned_cache_root(root, ".flinkx-cache")).of(folder)
+
+
 def _memo_file(root: Path) -> Path:
-    return versioned_cache_root(root, ".flinkx-cache") / "load" / "memo.json"
+    path = _memo(root).path
+    assert path is not None
+    return path
 
 
 def test_a_warm_load_equals_a_cold_one_and_reads_no_yaml(ws):
@@ -101,9 +108,10 @@ def test_the_example_workspace_reads_back_from_the_memo_exactly(tmp_path):
     cold = _contents(root, use_cache=False)
     _contents(root)
     assert _contents(root) == cold
-    entries = json.loads(_memo_file(root).read_bytes())["data"]["entries"]
+    entries = [entry for folder in (root / "projects").iterdir()
+               for entry in json.loads(_memo(root, folder.name).path.read_bytes())["data"]["entries"]]
     tables_and_functions = [*root.glob("projects/*/tables/**/*.yaml"), *root.glob("projects/*/functions/**/*.yaml")]
-    assert len(entries) >= len(tables_and_functions)  # every table and function (and each project.yaml)
+    assert len(entries) == len(tables_and_functions)  # every table and function, each in its project folder's memo
 
 
 def test_an_edited_table_is_read_again(ws):
@@ -117,7 +125,8 @@ def test_an_edited_table_is_read_again(ws):
 
 def test_an_edited_task_rewrites_the_small_memo_of_task_files_not_the_memo_of_tables(ws):
     _contents(ws)
-    written, tasks_memo = _memo_file(ws).read_bytes(), _memo_file(ws).with_name(memo_module.TASKS_FILE)
+    tasks_memo = versioned_cache_root(ws, ".flinkx-cache") / "load" / memo_module.TASKS_FILE
+    written = _memo_file(ws).read_bytes()
     checked = tasks_memo.read_bytes()
     task = ws / "projects/p/tasks/t.sql"
     task.write_text(task.read_text() + "-- edited\n")
@@ -199,7 +208,7 @@ def test_no_memo_without_the_cache(ws):
 
 
 def _valid_memo(root: Path, entries: dict) -> None:
-    write_entry(_memo_file(root), memo_module.FORMAT, memo_module.VERSION, memo_module.salt(), {"gen": 1, "entries": entries})
+    write_entry(_memo_file(root), memo_module.FORMAT, memo_module.VERSION, _memo(root).key, {"gen": 1, "entries": entries})
 
 
 def _stored(root: Path) -> dict:
@@ -235,7 +244,7 @@ def test_a_tampered_or_foreign_memo_is_ignored(ws, tamper):
         _valid_memo(ws, entries)
     assert _contents(ws) == cold
     # the memo written over it is a good one again, and used
-    again = read_entry(path, memo_module.FORMAT, memo_module.VERSION, memo_module.salt())["entries"]
+    again = read_entry(path, memo_module.FORMAT, memo_module.VERSION, _memo(ws).key)["entries"]
     assert {k: v[1] for k, v in again.items()} == {k: v[1] for k, v in json.loads(raw)["data"]["entries"].items()}
     assert _contents(ws) == cold
 
@@ -243,10 +252,12 @@ def test_a_tampered_or_foreign_memo_is_ignored(ws, tamper):
 def test_a_memo_linked_out_of_the_cache_folder_is_neither_read_nor_written(ws, tmp_path):
     outside = tmp_path / "outside.json"
     outside.write_text("{}")
-    (versioned_cache_root(ws, ".flinkx-cache") / "load").mkdir(parents=True)
-    _memo_file(ws).symlink_to(outside)
+    headers = versioned_cache_root(ws, ".flinkx-cache") / "load" / memo_module.HEADERS_FILE
+    for planted in (headers, _memo_file(ws)):
+        planted.parent.mkdir(parents=True, exist_ok=True)
+        planted.symlink_to(outside)
     assert _contents(ws) == _contents(ws, use_cache=False)
-    assert outside.read_text() == "{}" and _memo_file(ws).is_symlink()
+    assert outside.read_text() == "{}" and headers.is_symlink()  # (the folder's memo is written anew beside the link)
     # and a linked folder
     shutil.rmtree(versioned_cache_root(ws, ".flinkx-cache") / "load")  # (the memo of task files too)
     (tmp_path / "elsewhere").mkdir()

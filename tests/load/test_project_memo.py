@@ -60,7 +60,7 @@ def test_an_edited_project_yaml_is_read_again(ws):
 def test_a_stored_header_of_the_wrong_shape_is_a_miss(ws):
     cold = _headers(ws, use_cache=False)
     _headers(ws)
-    path = versioned_cache_root(ws, ".flinkx-cache") / "load" / "memo.json"
+    path = versioned_cache_root(ws, ".flinkx-cache") / "load" / memo_module.HEADERS_FILE
     data = json.loads(path.read_bytes())["data"]
     for entry in data["entries"].values():
         payload = entry[1]

@@ -80,7 +80,7 @@ def _positions(node, shown):
 def _entry_path(tmp_path, raw: bytes):
     cache = YamlCache(tmp_path / "cache")
     key = cache.key(raw)
-    return cache, tmp_path / "cache" / key[:2] / f"{key}.json"
+    return cache, tmp_path / "cache" / "yaml" / key[:2] / f"{key}.json"
 
 
 def test_a_tampered_or_foreign_entry_is_ignored_and_rebuilt(tmp_path):
