@@ -30,6 +30,7 @@ from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.variables import find_variables
 from flinkx_build.frontend.worker import ParserProcess
 from flinkx_build.frontend.worker import parse_text as _parse_text
+from flinkx_build.load.workspace import Headers
 from flinkx_build.load.workspace import Only
 from flinkx_build.load.workspace import load_workspace
 from flinkx_build.workspace_model import Task
@@ -79,17 +80,20 @@ class Session:
     @classmethod
     def open(cls, root: Path, mode: str | None = None, use_cache: bool = True, shared_cache: Path | None = None,
              parser: ParserProcess | None = None, on_projects: Callable[[Workspace], Only | None] | None = None,
-             only: Only | None = None) -> "Session":
+             only: Only | None = None, headers: Headers | None = None, names: list[list] | None = None) -> "Session":
         """`shared_cache`: another workspace's cache folder to load through and cache summaries in
         (a revision checked out in a temporary folder uses the working tree's: every key is content).
         `parser`: a parser process the caller started and closes (`frontend/worker.py`): the few
-        parses and rule passes the session needs go to it. `on_projects`, `only`: as in `load_workspace`."""
-        workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache, on_projects=on_projects, only=only)
+        parses and rule passes the session needs go to it. `on_projects`, `only`, `headers`: as in
+        `load_workspace`; `names`: the whole workspace's name index, when only part of it is loaded
+        (`SummaryCache`)."""
+        workspace, diags = load_workspace(root, use_cache, memo_cache=shared_cache, on_projects=on_projects, only=only,
+                                          headers=headers)
         diags.extend(table_diagnostics(workspace))  # FX420 in meta-table YAML, once per key
         cache_dir = workspace.cache_root if use_cache else shared_cache
         mode = mode or workspace.config.mode
-        return cls(workspace, diags, ParseCache(cache_dir), mode, summary_cache=SummaryCache(cache_dir, workspace, mode),
-                   parser=parser)
+        return cls(workspace, diags, ParseCache(cache_dir), mode,
+                   summary_cache=SummaryCache(cache_dir, workspace, mode, names), parser=parser)
 
     def close_parser(self) -> None:
         """Stop the parser process: a run that needs every core now (its owner's close is then a no-op)."""

@@ -66,32 +66,45 @@ class Fingerprint(NamedTuple):
 
     key: str
     racy: dict[str, str]  # path relative to the workspace -> sha256 of the bytes read when keyed
+    # every entry below projects/ (relative path -> what stood for it in the key: a file's stat, "dir", a
+    # link's target): what an incremental build compares with the last one's (`workspace_build/record.py`)
+    entries: dict[str, str] = {}
+    config: str = ""  # sha256 of flinkx.yaml's bytes ("" when there is none)
 
 
-def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str, settled_before: int, racy: dict[str, str]) -> None:
+def _hash_tree(digest: "hashlib._Hash", folder: str, rel_folder: str, settled_before: int, racy: dict[str, str],
+               seen: dict[str, str]) -> None:
     """Hash every file below `folder`, each named by its path relative to the workspace
     (`rel_folder` is the folder's: joined here, as `os.path.relpath` per file took a third of the time),
-    by its stat; of a file whose mtime or ctime is not before `settled_before` (ns), `racy` gets the bytes' hash."""
+    by its stat; of a file whose mtime or ctime is not before `settled_before` (ns), `racy` gets the bytes' hash.
+    `seen`: each entry's relative path -> what was hashed for it."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
         digest.update(f"unreadable {rel_folder}: {exc.errno}\0".encode())
+        seen[rel_folder] = f"unreadable {exc.errno}"
         return
     for entry in entries:
         rel = f"{rel_folder}/{entry.name}"
         try:
             if entry.is_symlink():
-                digest.update(f"link {rel} -> {os.readlink(entry.path)}\0".encode())
+                link = f"link {rel} -> {os.readlink(entry.path)}\0"
+                digest.update(link.encode())
+                seen[rel] = link
             is_dir = entry.is_dir()  # follows a link to a folder, as the loader would (it refuses those that leave)
         except OSError as exc:  # a link to itself or a loop (ELOOP): the loader reports it; hash what it is
             digest.update(f"unresolvable {rel}: {exc.errno}\0".encode())
+            seen[rel] = "unresolvable"
             continue
         if is_dir:
             digest.update(f"dir {rel}\0".encode())
+            seen.setdefault(rel, "dir")
             if not entry.is_symlink():
-                _hash_tree(digest, entry.path, rel, settled_before, racy)
+                _hash_tree(digest, entry.path, rel, settled_before, racy, seen)
             continue
-        digest.update(f"file {rel} ".encode() + _file_identity(entry, rel, settled_before, racy))
+        identity = _file_identity(entry, rel, settled_before, racy)
+        digest.update(f"file {rel} ".encode() + identity)
+        seen[rel] = seen[rel] + identity.decode() if rel in seen else identity.decode()
 
 
 def _file_identity(entry: os.DirEntry, rel: str, settled_before: int, racy: dict[str, str]) -> bytes:
@@ -116,6 +129,12 @@ def _content_hash(path: str) -> str:
     return "over the limit" if data is None else hashlib.sha256(data).hexdigest()
 
 
+def bytes_unchanged(root: Path, rel: str, digest: str) -> bool:
+    """The file `rel` below the workspace still holds the bytes whose hash is `digest` (a file too recent
+    for its stat alone when it was keyed)."""
+    return _content_hash(os.path.join(root, rel)) == digest
+
+
 def _racy_unchanged(root: Path, racy: Any) -> bool:
     """Every file that was too recent when the run was keyed still holds the bytes it had then."""
     if not isinstance(racy, dict):
@@ -136,10 +155,12 @@ def fingerprint(root: Path, options: dict[str, Any]) -> Fingerprint:
     digest.update(repr((env, sorted(options.items()))).encode())
     config = root / CONFIG_FILE
     digest.update(f"config {config.is_symlink()}\0".encode())
-    digest.update(config.read_bytes() if config.is_file() else b"no config")
+    config_bytes = config.read_bytes() if config.is_file() else b"no config"
+    digest.update(config_bytes)
     racy: dict[str, str] = {}
-    _hash_tree(digest, os.path.join(root, "projects"), "projects", time.time_ns() - RACY_NS, racy)
-    return Fingerprint(digest.hexdigest(), racy)
+    seen: dict[str, str] = {}
+    _hash_tree(digest, os.path.join(root, "projects"), "projects", time.time_ns() - RACY_NS, racy, seen)
+    return Fingerprint(digest.hexdigest(), racy, seen, f"{config.is_symlink()} {hashlib.sha256(config_bytes).hexdigest()}")
 
 
 def workspace_config(workspace: Path) -> tuple[Path, WorkspaceConfig] | None:

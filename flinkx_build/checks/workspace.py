@@ -32,11 +32,21 @@ OPT_IN = frozenset({"FX495", "FX496"})
 
 def workspace_findings(ws: Workspace, summaries: list[TaskSummary], whole: bool, opt_in: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """`whole`: every task of the workspace is in `summaries`; `opt_in`: the OPT_IN codes wanted."""
-    out = overlap_findings([r for s in summaries for r in s.cdc_readers])
-    out += _shared_sinks(summaries) + _shared_groups(summaries) + yaml_findings(ws) + reserved_yaml_findings(ws)
+    out = across_tasks(summaries) + yaml_only_findings(ws)
     if whole and opt_in:
         out += [d for d in _unused(ws, summaries) if d.code in opt_in]
     return out
+
+
+def across_tasks(summaries: list[TaskSummary]) -> list[Diagnostic]:
+    """The findings that compare tasks with each other (FX460, FX470, FX471): they read only the summaries'
+    mysql-cdc readers, sink writes and Kafka reads, in the order given (the workspace's)."""
+    return overlap_findings([r for s in summaries for r in s.cdc_readers]) + _shared_sinks(summaries) + _shared_groups(summaries)
+
+
+def yaml_only_findings(ws: Workspace) -> list[Diagnostic]:
+    """The workspace findings that read the meta tables' YAML alone, no task (FX480, reserved names in YAML)."""
+    return yaml_findings(ws) + reserved_yaml_findings(ws)
 
 
 def wanted_opt_in(rules: dict[str, bool], selected: tuple[str, ...]) -> frozenset[str]:

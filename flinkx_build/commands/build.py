@@ -52,6 +52,8 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
         from flinkx_build.workspace_build.early_parse import early_parses
         from flinkx_build.commands.progress import compile_with_progress
 
+        if memo is not None and not projects and not check and _incremental(memo, workspace, mode, parser, state, started):
+            return  # only task files changed: the changed tasks were made, the rest is the last build's record
         on_projects = early_parses(parser, memo.out_dir) if memo is not None else None
         session = open_session(workspace, mode, use_cache=not no_cache, parser=parser, on_projects=on_projects)
         selected = check_projects(session, projects)
@@ -63,10 +65,12 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
     finally:
         if parser is not None:
             parser.close()
+    planned: dict = {}
     if state.startswith("on "):
         from flinkx_build.commands.progress import plan_with_progress
 
-        built.diagnostics.extend(plan_with_progress(session, selected, built.summaries))
+        planned = plan_with_progress(session, session.tasks(selected), built.summaries)
+        built.diagnostics.extend(d for found in planned.values() for d in found)
     from flinkx_build.commands.common import echo_diagnostics
     from flinkx_build.emit.manifest import build_manifest
     from flinkx_build.emit.spare import spare_path
@@ -96,7 +100,79 @@ def command(workspace: Path, out: Path | None, projects: tuple[str, ...], mode: 
             echo_progress(f"wrote {out_dir / rel}")
     echo_summary(f"flinkx: built {len(outputs)} tasks of {projects_built} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)
     if memo is not None:
-        memo.remember(warnings, files, len(outputs), projects_built, check)
+        signature = memo.remember(warnings, files, len(outputs), projects_built, check)
+        if signature is not None and not selected:  # what the next build needs of every task it will not visit
+            from flinkx_build.workspace_build.record import record_of
+
+            tasks = session.tasks()
+            record = record_of(memo.key, ws, _others(session, tasks), tasks, {s.key: s for s in built.summaries},
+                               {k: v[0] for k, v in outputs.items()}, planned, signature)
+            _store_record(memo, mode, state, record)
+
+
+def _others(session, tasks) -> list:
+    """The build's findings that no task's summary holds: the load's and the meta tables' YAML's, as reported."""
+    from flinkx_build.checks.workspace import yaml_only_findings
+    from flinkx_build.noqa import suppressed
+
+    ws, texts = session.workspace, {t.display_path: t.text for t in tasks}
+    found = ws.config.lint.apply([*session.load_diagnostics, *yaml_only_findings(ws)])
+    return [d for d in found if not suppressed(texts.get(d.path, ""), d)]
+
+
+def _record_place(memo: BuildMemo, mode: str | None, state: str):
+    from flinkx_build.cache_version import versioned_cache_root
+    from flinkx_build.workspace_build.record import record_key
+
+    return versioned_cache_root(memo.root, memo.cache_dir), record_key(memo.root, memo.out_dir, {"mode": mode or "", "planner": state})
+
+
+def _store_record(memo: BuildMemo, mode: str | None, state: str, record) -> None:
+    from flinkx_build.workspace_build.record import write_record
+
+    write_record(*_record_place(memo, mode, state), record)
+
+
+def _incremental(memo: BuildMemo, workspace: Path, mode: str | None, parser, state: str, started: float) -> bool:
+    """The build when only task files changed since the last one (`workspace_build/incremental_build.py`):
+    printed, written and remembered; False when it must be made whole."""
+    from flinkx_build.commands.common import echo_diagnostics
+    from flinkx_build.commands.common import open_session
+    from flinkx_build.commands.progress import plan_with_progress
+    from flinkx_build.emit.spare import spare_path
+    from flinkx_build.emit.writer import write_build
+    from flinkx_build.errors import WorkspaceErrors
+    from flinkx_build.workspace_build.incremental_build import incremental_build
+    from flinkx_build.workspace_build.record import read_record
+
+    cache_root, key = _record_place(memo, mode, state)
+    record = read_record(cache_root, key)
+    if record is None:
+        return False
+    plan = plan_with_progress if state.startswith("on ") else None
+    made = incremental_build(memo.root, memo.out_dir, record, memo.key,
+                             lambda **limits: open_session(workspace, mode, parser=parser, **limits), plan)
+    if made is None:
+        return False
+    if any(d.is_error for d in made.diagnostics):
+        raise WorkspaceErrors(made.diagnostics)
+    warnings = made.diagnostics
+    echo_diagnostics(warnings)
+    out_dir = memo.shown_out
+    prepare_build_folder(out_dir, memo.root)
+    write_build(out_dir, made.written, made.manifest, workspace_root=memo.root, spare=spare_path(cache_root, out_dir),
+                unchanged=made.kept)
+    outputs = made.outputs
+    if verbose():
+        for rel in outputs:
+            echo_progress(f"wrote {out_dir / rel}")
+    projects_built = len({rel.split("/")[0] for rel in outputs})
+    echo_summary(f"flinkx: built {len(outputs)} tasks of {projects_built} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)
+    signature = memo.remember(warnings, made.written, len(outputs), projects_built, False, listed=outputs)
+    if signature is not None:
+        made.record.entries, made.record.racy, made.record.files = dict(memo.key.entries), dict(memo.key.racy), signature
+        _store_record(memo, mode, state, made.record)
+    return True
 
 
 def _replayed(memo: BuildMemo, check: bool, started: float) -> bool:

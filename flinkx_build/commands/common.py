@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
+from typing import Any
 
 import click
 
@@ -26,13 +27,13 @@ project_option = click.option("--project", "projects", multiple=True, metavar="P
 
 def open_session(workspace: Path, mode: str | None = None, use_cache: bool = True,
                  parser: "ParserProcess | None" = None,
-                 on_projects: "Callable[[Workspace], Only | None] | None" = None) -> "Session":
-    """`parser`, `on_projects`: as in `Session.open`."""
+                 on_projects: "Callable[[Workspace], Only | None] | None" = None, **limits: Any) -> "Session":
+    """`parser`, `on_projects`, `limits` (`headers`, `names`): as in `Session.open`."""
     from flinkx_build.pipeline import Session  # sqlfluff and the pipeline: only for a command that works
 
     if not workspace.exists():
         raise UsageError(f"{workspace}: no such folder")
-    session = Session.open(find_workspace(workspace), mode, use_cache, parser=parser, on_projects=on_projects)
+    session = Session.open(find_workspace(workspace), mode, use_cache, parser=parser, on_projects=on_projects, **limits)
     config_errors = [d for d in session.load_diagnostics if d.code == "FX100"]
     if config_errors:
         raise UsageError("invalid flinkx.yaml\n" + "\n".join(d.format() for d in config_errors))

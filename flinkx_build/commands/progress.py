@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from flinkx_build.errors import Diagnostic
     from flinkx_build.pipeline import Session
     from flinkx_build.semantic.summary import TaskSummary
+    from flinkx_build.workspace_model import Task
 
 SHOW_AFTER_S = 1.0
 
@@ -100,17 +101,17 @@ def compile_with_progress(session: Session, projects: list[str]) -> WorkspaceBui
         return compile_workspace(session, projects, progress)
 
 
-def plan_with_progress(session: Session, projects: list[str], summaries: list[TaskSummary]) -> list[Diagnostic]:
-    """The target planner's findings on the compiled tasks (`workspace_build/planner_findings.py`),
+def plan_with_progress(session: Session, tasks: list[Task], summaries: list[TaskSummary]) -> dict[str, list[Diagnostic]]:
+    """Task key -> the target planner's findings, for each of `tasks` compiled (`workspace_build/planner_findings.py`),
     with the terminal bar; what could not run is said once on stderr."""
     from flinkx_build.commands.console import echo_error
     from flinkx_build.lint.planner_pass import PlannerPass
-    from flinkx_build.workspace_build.planner_findings import planner_findings
+    from flinkx_build.workspace_build.planner_findings import planned_tasks
 
     planner = PlannerPass(session)
     try:
         with task_progress() as progress:
-            return planner_findings(session, projects, summaries, planner, progress)
+            return planned_tasks(session, tasks, summaries, planner, progress)
     finally:
         planner.close()
         if planner.note:

@@ -50,16 +50,20 @@ class BuildMemo:
             return None
         return warnings, sorted(data.get("written") or []), tasks, projects
 
-    def remember(self, warnings: list[Diagnostic], written: dict[str, str], tasks: int, projects: int, check: bool) -> None:
-        """Store a successful build; `written`: the task files' texts (the folder must hold them)."""
+    def remember(self, warnings: list[Diagnostic], written: dict[str, str], tasks: int, projects: int,
+                 check: bool, listed: list[str] | None = None) -> dict[str, list[int]] | None:
+        """Store a successful build; `written`: the task files' texts it wrote (the folder must hold them),
+        `listed`: every task file of the build (default: those). The build folder's signature as stored
+        (None: nothing was stored)."""
         files: dict[str, list[int]] = {}
         if not check:
             found = run_memo.folder_signature(self.out_dir)
             if found is None:
-                return
+                return None
             if any(found.get(rel, [-1])[0] != len(text.encode("utf-8")) for rel, text in written.items()):
-                return  # another build replaced the folder meanwhile: store nothing
+                return None  # another build replaced the folder meanwhile: store nothing
             files = found
-        data = {"warnings": run_memo.diagnostics_to_json(warnings), "files": files, "written": sorted(written),
+        data = {"warnings": run_memo.diagnostics_to_json(warnings), "files": files, "written": sorted(listed or written),
                 "tasks": tasks, "projects": projects}
         run_memo.store(self.root, self.cache_dir, self.key, data)
+        return files

@@ -93,6 +93,16 @@ def _walk(folder: str, prefix: str, files: set[str]) -> bool:
     return True
 
 
+def same_inode(target: str, previous: str) -> bool:
+    """`target` in the spare is the current build's `previous` (one inode of a regular file): it holds
+    what the current build holds, which the caller knows by the build folder's signature."""
+    try:
+        a, b = os.lstat(target), os.lstat(previous)
+    except OSError:
+        return False
+    return stat.S_ISREG(a.st_mode) and (a.st_ino, a.st_dev, a.st_size) == (b.st_ino, b.st_dev, b.st_size)
+
+
 def same_file(target: str, previous: str, data: bytes) -> bool:
     """`target` in the spare is the current build's `previous` (one inode), holding exactly `data`."""
     try:

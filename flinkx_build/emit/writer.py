@@ -32,6 +32,7 @@ from flinkx_build.emit.folder import marker_text
 from flinkx_build.emit.folder import remove_build_folder
 from flinkx_build.emit.spare import prune
 from flinkx_build.emit.spare import same_file
+from flinkx_build.emit.spare import same_inode
 from flinkx_build.emit.spare import take_spare
 
 
@@ -45,14 +46,17 @@ def prepare_build_folder(out_dir: Path, workspace_root: Path | None = None) -> P
     return out
 
 
-def write_build(out_dir: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None = None,
-                workspace_root: Path | None = None, spare: Path | None = None) -> None:
+def write_build(out_dir: Path, files: dict[str, str], manifest: dict[str, Any] | bytes, keep_projects: set[str] | None = None,
+                workspace_root: Path | None = None, spare: Path | None = None, unchanged: frozenset[str] = frozenset()) -> None:
     """Replace `out_dir` with `files` (relative path -> text), manifest.json and the marker.
 
     `keep_projects`: project folders of the previous build to carry over
     unchanged (a `--project` build only rebuilds the projects it names).
     `workspace_root`: the build folder must not be it, hold it or hold its sources.
     `spare`: where the build before this one is kept to stage the next (`emit/spare.py`).
+    `manifest`: its JSON, or its bytes as written. `unchanged`: files of the new build that the
+    current build folder holds already, as the caller checked by their stat (an incremental build,
+    `workspace_build/incremental_build.py`): linked from it, never read.
     """
     out = check_build_folder(out_dir, workspace_root)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -63,15 +67,15 @@ def write_build(out_dir: Path, files: dict[str, str], manifest: dict[str, Any], 
         stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
         held = take_spare(spare, stage) if spare is not None and out.is_dir() else None
         try:
-            _fill(stage, out, files, manifest, keep_projects, held)
+            _fill(stage, out, files, manifest, keep_projects, held, unchanged)
             _swap(stage, out, spare)
         except BaseException:
             remove_build_folder(stage)
             raise
 
 
-def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any], keep_projects: set[str] | None,
-          held: set[str] | None = None) -> None:
+def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any] | bytes, keep_projects: set[str] | None,
+          held: set[str] | None = None, unchanged: frozenset[str] = frozenset()) -> None:
     """Write the new build into `stage`: an empty folder, or a spare holding the files `held`."""
     _write_new(stage / MARKER, marker_text().encode())  # first: a staging folder is always recognisable
     if keep_projects and out.is_dir():
@@ -81,10 +85,22 @@ def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any
                 shutil.copytree(previous, _inside(stage, project), symlinks=True)  # links stay links: nothing read outside
     stage_dir, out_dir = str(stage), str(out)
     if held is not None:  # first what the new build lacks: a task that became a folder of tasks then fits
-        stale = held - files.keys() - {MARKER, "manifest.json"}
+        stale = held - files.keys() - unchanged - {MARKER, "manifest.json"}
         prune(stage, stale)
         held -= stale
     made = {os.path.dirname(os.path.join(stage_dir, rel)) for rel in held or ()}
+    for rel in unchanged:  # the current build's own file: the spare's when it is that inode, else a link to it
+        target, previous = os.path.join(stage_dir, rel), os.path.join(out_dir, rel)
+        if held is not None and rel in held:
+            held.discard(rel)
+            if same_inode(target, previous):
+                continue
+            os.unlink(target)
+        parent = os.path.dirname(target)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        os.link(previous, target, follow_symlinks=False)
     for rel, text in files.items():
         # plain strings: a Path per file cost a third of writing 1,000 unchanged files
         plain = not keep_projects and _plain_relative(rel)
@@ -103,7 +119,12 @@ def _fill(stage: Path, out: Path, files: dict[str, str], manifest: dict[str, Any
             with open(target, "wb") as handle:
                 handle.write(data)
     # compact, as dbt writes its manifest: indenting 5 MB at 1,000 tasks took four times as long
-    _write_new(stage / "manifest.json", json_codec.dumps(manifest, sort_keys=True) + b"\n")
+    _write_new(stage / "manifest.json", manifest if isinstance(manifest, bytes) else manifest_bytes(manifest))
+
+
+def manifest_bytes(manifest: dict[str, Any]) -> bytes:
+    """manifest.json as written: compact JSON with sorted keys and a final newline."""
+    return json_codec.dumps(manifest, sort_keys=True) + b"\n"
 
 
 def _write_new(path: Path, data: bytes) -> None:

@@ -86,5 +86,11 @@ WHOLE_RUN = _fact(
      "every file below projects/ by its stat (and a recent file's bytes)"),
     "commands.build, commands.lint", "run_memo.py")
 
+BUILD_RECORD = _fact(
+    "record of the last build: its inputs and each task's part", "flinkx-build-record", 1, "builds",
+    ("the build folder, the options, the current folder", "every file below projects/ by its stat (its entry in the record)",
+     "each task's summary: its findings, edges, compiled file and what the checks across tasks read"),
+    "workspace_build.record.record_of", "workspace_build/record.py")
+
 FACTS: tuple[Fact, ...] = (CODE_VERSION, PARSED_YAML, LOADED_FILES, TASK_LIMITS, TASK_PARSE, RULE_PASS, TASK_SUMMARY, PLANNER_VERDICT,
-                           PLANNER_ACCEPTED, ACYCLIC_GRAPH, DEPENDENCY_INDEX, TASK_PAGE, WHOLE_RUN)
+                           PLANNER_ACCEPTED, ACYCLIC_GRAPH, DEPENDENCY_INDEX, TASK_PAGE, WHOLE_RUN, BUILD_RECORD)

@@ -23,11 +23,12 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.limits import MAX_FILE_BYTES
 from flinkx_build.load.read_once import read_bytes
 from flinkx_build.load.workspace import Only
+from flinkx_build.resolve.names import HINTS_FROM_EVERY_PROJECT
 from flinkx_build.semantic.summary_cache import text_words
 from flinkx_build.workspace_model import Workspace
 
 # findings whose hint searches every project's names (`resolve/names.py`, `_in_other_projects`)
-WHOLE_WORKSPACE_HINTS = frozenset({"FX130", "FX141"})
+WHOLE_WORKSPACE_HINTS = HINTS_FROM_EVERY_PROJECT
 
 
 def lint_scope(ws: Workspace, files: list[Path]) -> Only | None:

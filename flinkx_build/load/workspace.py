@@ -84,9 +84,12 @@ def find_workspace(start: Path) -> Path:
     raise UsageError(f"{display_path(start)}: no {CONFIG_FILE} here or in any parent folder (is this a flinkx workspace?)")
 
 
+Headers = list[tuple[str, tuple[str, str, dict[str, str]]]]  # (folder, (name, description, variables)), in load order
+
+
 def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None = None,
                    on_projects: Callable[[Workspace], Only | None] | None = None,
-                   only: Only | None = None) -> tuple[Workspace, list[Diagnostic]]:
+                   only: Only | None = None, headers: Headers | None = None) -> tuple[Workspace, list[Diagnostic]]:
     """The workspace at `root` and the findings about it.
 
     `memo_cache`: the cache folder whose load memo to use instead of this workspace's own, e.g. the
@@ -96,6 +99,9 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     before the meta tables, functions and tasks (`lint/early.py` starts rule passes then). What it
     returns, if not None, limits the load (`Only`): every other project keeps its header (name,
     variables) only (`impact/scope.py`). `only`: that limit, known before the load.
+    `headers`: every project's header as a load of the same `projects/` folder and project.yaml files
+    made them (an incremental build's record, `workspace_build/record.py`): no folder is listed and no
+    project.yaml read, and their findings are the caller's to give.
     """
     root = root.resolve()
     config_path = root / CONFIG_FILE
@@ -109,7 +115,10 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     projects_dir = root / "projects"
     memos = LoadMemos(memo_cache if memo_cache is not None else cache_root)
     with _collector_paused():
-        for proj_dir, proj_root in _with_borrowed(_project_dirs(projects_dir, root, diags), root, only, diags):
+        for folder, (name, description, variables) in headers or ():
+            projects[name] = Project(name=name, directory=projects_dir / folder, description=description, variables=dict(variables))
+        listing = [] if headers is not None else _with_borrowed(_project_dirs(projects_dir, root, diags), root, only, diags)
+        for proj_dir, proj_root in listing:
             project = _project_header(memos.headers, proj_dir, proj_root, diags, cache)
             if project is None:
                 continue

@@ -22,6 +22,11 @@ class TableLookup:
     candidates: list[MetaTable]  # stream and/or offline tables of that name
 
 
+# findings whose hint searches every project's names (`_in_other_projects`): "did you mean 'b.t'?". A
+# workspace loaded in part words them otherwise, so what is made from one is not kept (`SummaryCache`)
+HINTS_FROM_EVERY_PROJECT = frozenset({"FX130", "FX141"})
+
+
 def did_not_load(ws: Workspace, current: str, project: str | None, name: str) -> bool:
     """`[project.]name` may be a table whose YAML did not load: its error is the finding, and nothing that
     uses the name can be checked until it loads (a twin of the other kind may exist: which one is meant

@@ -18,6 +18,7 @@ import os
 from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -188,16 +189,27 @@ def _paths(root: Path) -> _Paths:
 _PATHS: dict[Path, _Paths] = {}
 
 
-def to_json(summary: TaskSummary, root: Path) -> dict[str, Any]:
+def to_json(summary: TaskSummary, root: Path, fields: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """`fields`: only these (a build's record keeps what the checks across tasks read, `from_json` of them
+    with the rest empty gives a summary those checks read alike)."""
     paths = _paths(root)
-    data = asdict(summary)
-    data["display_path"] = paths.store(summary.display_path)
-    data["diagnostics"] = [{**asdict(d), "path": paths.store(d.path)} for d in summary.diagnostics]
-    for item, kafka in zip(data["kafka_reads"], summary.kafka_reads):
+    data = asdict(summary) if fields is None else {f: _plain(getattr(summary, f)) for f in fields}
+    if "display_path" in data:
+        data["display_path"] = paths.store(summary.display_path)
+    if "diagnostics" in data:
+        data["diagnostics"] = [{**asdict(d), "path": paths.store(d.path)} for d in summary.diagnostics]
+    for item, kafka in zip(data.get("kafka_reads", ()), summary.kafka_reads):
         item["origin"]["path"] = paths.store(kafka.origin.path)
-    for item, reader in zip(data["cdc_readers"], summary.cdc_readers):
+    for item, reader in zip(data.get("cdc_readers", ()), summary.cdc_readers):
         item["origin"]["path"] = paths.store(reader.origin.path)
     return data
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as `asdict` gives it (its lists of dataclasses as lists of dicts)."""
+    if isinstance(value, list) and value and is_dataclass(value[0]):
+        return [asdict(item) for item in value]
+    return value
 
 
 _TEXT = {str}

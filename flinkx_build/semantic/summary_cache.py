@@ -37,6 +37,7 @@ from flinkx_build.workspace_model import Project
 from flinkx_build.workspace_model import Task
 from flinkx_build.workspace_model import Workspace
 from flinkx_build.paths import below
+from flinkx_build.resolve.names import HINTS_FROM_EVERY_PROJECT
 from flinkx_build.semantic.summary import TaskSummary
 from flinkx_build.semantic.summary import from_json
 from flinkx_build.semantic.summary import to_json
@@ -97,8 +98,10 @@ def names_hash(parts: list[list]) -> str:
 class SummaryCache:
     def __init__(self, cache_root: Path | None, ws: Workspace, mode: str, names: list[list] | None = None) -> None:
         """`names`: every project's part of the name index (`name_parts`) when `ws` holds only some
-        projects' contents (impact's scoped load, `impact/scope.py`): keys stay those of the whole workspace."""
+        projects' contents (impact's scoped load, `impact/scope.py`; an incremental build): keys stay
+        those of the whole workspace, and a summary whose hint searched every project is not stored."""
         self.root = cache_root
+        self.partial = names is not None
         self.store = FactStore(cache_root)
         self.directory = self.store.folder(FACT)
         self.ws = ws
@@ -185,5 +188,7 @@ class SummaryCache:
             return None
 
     def put(self, key: str | None, summary: TaskSummary) -> None:
+        if self.partial and any(d.code in HINTS_FROM_EVERY_PROJECT for d in summary.diagnostics):
+            return  # its "did you mean" searched only the projects loaded: a whole load may word it otherwise
         if key is not None:
             self.store.put(FACT, key, to_json(summary, self.ws.root))

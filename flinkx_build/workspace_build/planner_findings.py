@@ -14,16 +14,24 @@ from flinkx_build.pipeline import Session
 from flinkx_build.progress import NO_PROGRESS
 from flinkx_build.progress import Progress
 from flinkx_build.semantic.summary import TaskSummary
+from flinkx_build.workspace_model import Task
 
 
 def planner_findings(session: Session, projects: list[str], summaries: list[TaskSummary], planner: PlannerPass,
                      progress: Progress = NO_PROGRESS) -> list[Diagnostic]:
     """FX301 for each compiled task, after the workspace's `lint:` settings (as lint applies them)."""
+    return [d for found in planned_tasks(session, session.tasks(projects), summaries, planner, progress).values() for d in found]
+
+
+def planned_tasks(session: Session, tasks: list[Task], summaries: list[TaskSummary], planner: PlannerPass,
+                  progress: Progress = NO_PROGRESS) -> dict[str, list[Diagnostic]]:
+    """Task key -> its FX301 findings, after the workspace's `lint:` settings, for each of `tasks` compiled."""
     compiled = {s.key: s for s in summaries if s.compiled is not None}
-    tasks = [t for t in session.tasks(projects) if t.key in compiled]
-    progress.phase("planning", len(tasks))
-    found: list[Diagnostic] = []
-    for task in tasks:
+    chosen = [t for t in tasks if t.key in compiled]
+    progress.phase("planning", len(chosen))
+    lint = session.workspace.config.lint
+    found: dict[str, list[Diagnostic]] = {}
+    for task in chosen:
         progress.advance(task.key)
-        found.extend(planner.findings(task, compiled[task.key].diagnostics))
-    return session.workspace.config.lint.apply(found)
+        found[task.key] = lint.apply(planner.findings(task, compiled[task.key].diagnostics))
+    return found
