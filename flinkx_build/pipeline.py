@@ -24,7 +24,7 @@ from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import did_you_mean
 from flinkx_build.incremental.scheduler import CORES
 from flinkx_build.incremental.scheduler import can_fork
-from flinkx_build.incremental.scheduler import forked_pool
+from flinkx_build.incremental.scheduler import on_every_core
 from flinkx_build.frontend.cache import ParseCache
 from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.variables import find_variables
@@ -45,18 +45,6 @@ from flinkx_build.semantic.summary_cache import SummaryCache
 
 PARALLEL_THRESHOLD = 16  # below this, starting workers costs more than it saves
 
-# What forked workers read (`Session.summarize_on_every_core`): set in the parent just before the pool starts.
-_WORK: tuple["Session", list[Task], bool] | None = None
-
-
-def _summarize(index: int) -> TaskSummary:
-    assert _WORK is not None
-    session, tasks, compile = _WORK
-    task = tasks[index]
-    try:
-        return session.summary(task, compile=compile)
-    finally:
-        session.forget(task)  # answered: kept, a worker's 5,000 parses and resolved tasks grew it past 700 MB
 
 
 @dataclass
@@ -157,20 +145,22 @@ class Session:
         atomically). Below PARALLEL_THRESHOLD tasks this does nothing: `summary()` makes them.
         `compile=False`: summaries without the compiled SQL, as `summary(compile=False)` makes.
         """
-        global _WORK
         if len(tasks) < PARALLEL_THRESHOLD or CORES < 2 or not can_fork():
             return
         self.close_parser()  # one process per core now
-        _WORK = (self, tasks, compile)
         made_by_key = self._summaries if compile else self._lite
-        try:
-            with forked_pool() as pool:
-                for task, made in zip(tasks, pool.map(_summarize, range(len(tasks)), chunksize=4)):
-                    made_by_key[task.key] = made
-                    if on_done is not None:
-                        on_done(task)
-        finally:
-            _WORK = None
+
+        def summarize(index: int) -> TaskSummary:  # in a worker
+            task = tasks[index]
+            try:
+                return self.summary(task, compile=compile)
+            finally:
+                self.forget(task)  # answered: kept, a worker's 5,000 parses and resolved tasks grew it past 700 MB
+
+        for task, made in zip(tasks, on_every_core(summarize, len(tasks))):
+            made_by_key[task.key] = made
+            if on_done is not None:
+                on_done(task)
 
     def parsed(self, task: Task) -> list[ParsedStatement]:
         if task.key in self._ahead and task.key not in self._parsed:

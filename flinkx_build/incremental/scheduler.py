@@ -10,9 +10,11 @@ import multiprocessing as mp
 import os
 from collections import deque
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
+from typing import Any
 from typing import TypeVar
 
 if TYPE_CHECKING:
@@ -59,3 +61,26 @@ def in_file_order(pool: ProcessPoolExecutor, fn: Callable[[int], T], count: int,
     finally:
         for future in queued:
             future.cancel()
+
+
+_WORK: Callable[[int], Any] | None = None  # what the workers run: set in the parent just before the pool forks
+
+
+def _run(index: int) -> Any:
+    assert _WORK is not None
+    return _WORK(index)
+
+
+def on_every_core(work: Callable[[int], T], count: int, chunksize: int = 4) -> Generator[T, None, None]:
+    """`work(0)`, ..., `work(count - 1)` in forked workers, one per core, the results in order.
+
+    `work` is never sent: the workers inherit it through fork with everything it reads (a closure over
+    the loaded workspace is fine), so only an index goes out and a result comes back."""
+    global _WORK
+    _WORK = work
+    try:
+        with forked_pool() as pool:
+            # a caller that stops early (a budget passed) closes this generator: the chunks not started are dropped
+            yield from in_file_order(pool, _run, count, chunksize)
+    finally:
+        _WORK = None

@@ -14,7 +14,7 @@ from typing import Any
 
 from flinkx_build.incremental.scheduler import CORES
 from flinkx_build.incremental.scheduler import can_fork
-from flinkx_build.incremental.scheduler import forked_pool
+from flinkx_build.incremental.scheduler import on_every_core
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
 from flinkx_build.lint.select import CodeFilter
@@ -24,20 +24,13 @@ from flinkx_build.pipeline import PARALLEL_THRESHOLD
 from flinkx_build.pipeline import Session
 from flinkx_build.workspace_model import Task
 
-# What the forked workers read: set just before the pool starts, in the parent.
-_WORK: tuple[Session, list[Task], CodeFilter, dict[str, str]] | None = None  # ..., task key -> rule cache key
-
-
-def _lint_one(index: int) -> dict[str, Any]:
-    """The rule pass of one task, stored in the rule and parse caches here: encoding a
+def _lint_one(session: Session, task: Task, codes: CodeFilter, key: str) -> dict[str, Any]:
+    """In a worker: the rule pass of one task, stored in the rule and parse caches here: encoding a
     thousand parses again in the parent cost as much as the rest of its work."""
     from flinkx_build.lint.rule_pass import run_rule_pass
 
-    assert _WORK is not None
-    session, tasks, codes, keys = _WORK
-    task = tasks[index]
     diags, parsed, _ = run_rule_pass(rule_job(session, task, False, codes))
-    data = RuleCache(session.cache.root).put(keys[task.key], RulePass(diags, parsed))
+    data = RuleCache(session.cache.root).put(key, RulePass(diags, parsed))
     session.remember_parse(task, parsed, encoded=data["parsed"])  # into the parse cache too: the next build reuses it
     session.forget(task)  # the parent has it from the answer: kept here, it only grows this worker
     return data
@@ -47,7 +40,6 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
                             on_done: Callable[[Task], None] | None = None) -> dict[str, RulePass]:
     """Task key -> rule pass: read from the cache, and made by workers for the rest when there are
     enough of them to pay for starting workers (the caller makes those one by one)."""
-    global _WORK
     cache = RuleCache(session.cache.root)
     keys = {task.key: task_rule_cache_key(session, task, codes) for task in tasks}
     done: dict[str, RulePass] = {}
@@ -61,17 +53,13 @@ def rule_passes_in_parallel(session: Session, tasks: list[Task], codes: CodeFilt
     if len(missing) < PARALLEL_THRESHOLD or CORES < 2 or not can_fork():
         return done
     session.close_parser()  # one process per core now
-    _WORK = (session, tasks, codes, keys)
-    try:
-        with forked_pool() as pool:
-            for index, data in zip(missing, pool.map(_lint_one, missing, chunksize=4)):
-                result = RulePass.from_json(data)
-                if result is not None:  # the worker has cached it (`_lint_one`)
-                    task = tasks[index]
-                    session.remember_parse(task, result.parsed, store=False)
-                    done[task.key] = result
-                if on_done is not None:
-                    on_done(tasks[index])
-        return done
-    finally:
-        _WORK = None
+    work = [tasks[index] for index in missing]
+    made = on_every_core(lambda i: _lint_one(session, work[i], codes, keys[work[i].key]), len(work))
+    for task, data in zip(work, made):
+        result = RulePass.from_json(data)
+        if result is not None:  # the worker has cached it (`_lint_one`)
+            session.remember_parse(task, result.parsed, store=False)
+            done[task.key] = result
+        if on_done is not None:
+            on_done(task)
+    return done

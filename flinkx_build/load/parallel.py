@@ -18,8 +18,7 @@ from pathlib import Path
 from flinkx_build.errors import Diagnostic
 from flinkx_build.incremental.scheduler import CORES
 from flinkx_build.incremental.scheduler import can_fork
-from flinkx_build.incremental.scheduler import forked_pool
-from flinkx_build.incremental.scheduler import in_file_order
+from flinkx_build.incremental.scheduler import on_every_core
 from flinkx_build.load.memo import KeyedFile
 from flinkx_build.load.memo import LoadMemos
 from flinkx_build.load.tables import load_table
@@ -31,14 +30,8 @@ from flinkx_build.workspace_model import Workspace
 THRESHOLD = 64  # below this many misses a pool costs more than it saves
 Loaded = tuple[MetaTable | None, list[Diagnostic]]
 
-# What the workers read: set in the parent just before the pool starts.
-_WORK: tuple[Workspace, list[tuple[Project, Path, str, bytes]], YamlCache] | None = None
 
-
-def _load_one(index: int) -> Loaded:
-    assert _WORK is not None
-    ws, files, cache = _WORK
-    project, path, shown, raw = files[index]
+def _load_one(ws: Workspace, project: Project, path: Path, shown: str, raw: bytes, cache: YamlCache) -> Loaded:
     findings: list[Diagnostic] = []
     return load_table(ws, project, path, shown, findings, cache, raw), findings
 
@@ -48,23 +41,19 @@ def tables_on_every_core(memos: LoadMemos, ws: Workspace, files: list[tuple[Proj
     """path -> (table, findings) for the files (each with its project) the memos lack, when there
     are enough to pay for workers. Past `max_columns` columns (in file order) the rest are not parsed:
     the workspace is over its budget (FX179), which the load then reports at the file in order."""
-    global _WORK
     if not memos.enabled or CORES < 2 or not can_fork():
         return {}
     misses = [(project, f.path, f.shown, f.raw) for project, f in files
               if f.raw is not None and f.key is not None and memos.of(project.directory.name).get(f.key) is None]
     if len(misses) < THRESHOLD:
         return {}
-    _WORK = (ws, misses, cache)
+    results = on_every_core(lambda i: _load_one(ws, *misses[i], cache), len(misses), chunksize=16)
     loaded: list[Loaded] = []
     columns = 0
-    try:
-        with forked_pool() as pool:
-            for result in in_file_order(pool, _load_one, len(misses), chunksize=16):
-                loaded.append(result)
-                columns += len(result[0].columns) if result[0] is not None else 0
-                if max_columns is not None and columns > max_columns:
-                    break  # the chunks not started are dropped; the pool waits for the few running
-    finally:
-        _WORK = None
+    for result in results:  # in file order
+        loaded.append(result)
+        columns += len(result[0].columns) if result[0] is not None else 0
+        if max_columns is not None and columns > max_columns:
+            results.close()  # the chunks not started are dropped
+            break
     return {path: result for (_, path, _, _), result in zip(misses, loaded)}

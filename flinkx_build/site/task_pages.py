@@ -21,7 +21,7 @@ from flinkx_build.deploy.identity import job_name
 from flinkx_build.deploy.state import workspace_name
 from flinkx_build.incremental.scheduler import CORES
 from flinkx_build.incremental.scheduler import can_fork
-from flinkx_build.incremental.scheduler import forked_pool
+from flinkx_build.incremental.scheduler import on_every_core
 from flinkx_build.hashing import canonical_hash
 from flinkx_build.incremental.facts import TASK_PAGE
 from flinkx_build.incremental.store import FactStore
@@ -31,8 +31,6 @@ from flinkx_build.workspace_model import Task
 
 FACT = TASK_PAGE
 PARALLEL_THRESHOLD = 16
-
-_WORK: tuple[Session, list[Task], set[str]] | None = None  # what forked workers read
 
 
 def task_page_data(session: Session, task: Task, compiles: bool) -> dict[str, Any]:
@@ -51,24 +49,16 @@ def task_page_data(session: Session, task: Task, compiles: bool) -> dict[str, An
 
 def all_task_pages(session: Session, tasks: list[Task], compiling: set[str]) -> dict[str, dict[str, Any]]:
     """`task_page_data` of every task; those the cache lacks are made on every core first."""
-    global _WORK
     missing = [t for t in tasks if not _cached(session, t)]
     made: dict[str, dict[str, Any]] = {}
     if len(missing) >= PARALLEL_THRESHOLD and CORES > 1 and can_fork():
-        _WORK = (session, missing, compiling)
-        try:
-            with forked_pool() as pool:
-                for task, data in zip(missing, pool.map(_make_one, range(len(missing)), chunksize=4)):
-                    made[task.key] = data
-        finally:
-            _WORK = None
+        for task, data in zip(missing, on_every_core(lambda i: _make_one(session, missing[i], compiling), len(missing))):
+            made[task.key] = data
     return {t.key: made[t.key] if t.key in made else task_page_data(session, t, t.key in compiling) for t in tasks}
 
 
-def _make_one(index: int) -> dict[str, Any]:
-    assert _WORK is not None
-    session, tasks, compiling = _WORK
-    task = tasks[index]
+def _make_one(session: Session, task: Task, compiling: set[str]) -> dict[str, Any]:
+    """In a worker: one task's page data."""
     try:
         return task_page_data(session, task, task.key in compiling)
     finally:

@@ -179,13 +179,13 @@ def test_a_base_loaded_and_summarised_on_every_core_in_the_child(shop_root, impa
     monkeypatch.setattr(parallel, "CORES", 2)
     monkeypatch.setattr(pipeline, "CORES", 2)
     pools = []
-    real_pool = pipeline.forked_pool
+    real_scheduler = pipeline.on_every_core
 
-    def counted(*args):
+    def counted(*args, **kwargs):
         pools.append(os.getpid())
-        return real_pool(*args)
+        return real_scheduler(*args, **kwargs)
 
-    monkeypatch.setattr(pipeline, "forked_pool", counted)
+    monkeypatch.setattr(pipeline, "on_every_core", counted)
     rename_column(shop_root)
     args = ["--no-cache"] if cache == "--no-cache" else []
     forked = _report(impact, shop_root, "--base", "HEAD", *args)

@@ -41,11 +41,7 @@ def _stored(session: Session, key: str, task) -> tuple[RulePass | None, list[Par
 def test_a_workers_rule_pass_encodes_each_statement_once_for_both_caches_and_its_answer(session, encodings) -> None:
     task = max(session.workspace.all_tasks(), key=lambda t: t.text.count(";"))
     key = task_rule_cache_key(session, task, EVERY_CODE)
-    parallel._WORK = (session, [task], EVERY_CODE, {task.key: key})
-    try:
-        answer = parallel._lint_one(0)
-    finally:
-        parallel._WORK = None
+    answer = parallel._lint_one(session, task, EVERY_CODE, key)
     statements = RulePass.from_json(answer).parsed
     assert len(statements) > 2 and len(encodings) == len(statements)
     assert _stored(session, key, task) == (RulePass.from_json(answer), statements)
