@@ -81,7 +81,10 @@ class LoadMemo:
     and functions (`LoadMemos.of`), or the task files' limit checks (`tasks.json`, `for_tasks`)."""
 
     def __init__(self, cache_root: Path | None, fact: Fact = FACT, file: str = HEADERS_FILE,
-                 path_and_key: tuple[Path | None, str] | None = None) -> None:
+                 path_and_key: tuple[Path | None, str] | None = None, partial: bool = False) -> None:
+        """`partial`: the load reads only some of the entries this memo holds (the task files of a few
+        projects): what it did not look at is kept as it is, neither aged nor dropped."""
+        self.partial = partial
         if path_and_key is not None:  # a project folder's memo: an entry of its own name (`LoadMemos.of`)
             self.path, self.key = path_and_key
         else:
@@ -94,8 +97,8 @@ class LoadMemo:
         self._read = False
 
     @classmethod
-    def for_tasks(cls, cache_root: Path | None) -> "LoadMemo":
-        return cls(cache_root, TASK_LIMITS, TASKS_FILE)
+    def for_tasks(cls, cache_root: Path | None, partial: bool = False) -> "LoadMemo":
+        return cls(cache_root, TASK_LIMITS, TASKS_FILE, partial=partial)
 
     @property
     def enabled(self) -> bool:
@@ -145,12 +148,15 @@ class LoadMemo:
         """Write the memo when this load added or refreshed something (one file, atomically)."""
         if not self.enabled or not self.changed:
             return
-        gen = self.gen + 1
+        gen = self.gen if self.partial else self.gen + 1
         for key in self.used:
             self.entries[key][0] = gen
-        kept = sorted(((v[0], k) for k, v in self.entries.items() if v[0] > gen - KEEP_WRITES), reverse=True)
-        kept = kept[: max(KEEP_FACTOR * len(self.used), KEEP_MIN)]
-        entries = {k: self.entries[k] for _, k in sorted(kept, key=lambda gk: gk[1])}
+        if self.partial:
+            entries = dict(sorted(self.entries.items()))
+        else:
+            kept = sorted(((v[0], k) for k, v in self.entries.items() if v[0] > gen - KEEP_WRITES), reverse=True)
+            kept = kept[: max(KEEP_FACTOR * len(self.used), KEEP_MIN)]
+            entries = {k: self.entries[k] for _, k in sorted(kept, key=lambda gk: gk[1])}
         FactStore(None).put_at(self.fact, self.path, self.key, {"gen": gen, "entries": entries})
         self.gen, self.entries, self.changed = gen, entries, False
 
@@ -183,7 +189,7 @@ class LoadMemos:
     def __init__(self, cache_root: Path | None) -> None:
         self.root = cache_root
         self.headers = LoadMemo(cache_root, FACT, HEADERS_FILE)
-        self.tasks = LoadMemo.for_tasks(cache_root)
+        self.tasks = LoadMemo.for_tasks(cache_root)  # `partial` once the load knows it reads only some projects
         self._folders: dict[str, LoadMemo] = {}
         # checked once a load (a link planted as the folder, or as a subfolder, leads nowhere)
         self._base = _memo_folder(cache_root, FACT) if cache_root is not None else None

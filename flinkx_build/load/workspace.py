@@ -129,6 +129,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     workspace = Workspace(root, config, projects, config_path)
     if on_projects is not None:
         only = on_projects(workspace) or only
+    memos.tasks.partial = only is not None  # the task files of some projects: the others' checks are kept as they are
     with _collector_paused():
         chosen = [(p, only is None or p.directory.name in only.whole) for p in projects.values()
                   if only is None or p.directory.name in only.whole or p.directory.name in only.tables]

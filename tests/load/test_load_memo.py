@@ -353,3 +353,22 @@ def test_a_cold_load_of_many_small_projects_parses_their_tables_on_every_core(ma
     assert len(loaders.read_text(encoding="utf-8").split()) >= THRESHOLD + 6
     assert cold == _contents(root, use_cache=False)  # the same tables and findings, in the same order
     assert any("colour" in d.message and "t000" in d.path for d in cold[1])
+
+
+def test_a_load_of_some_projects_keeps_the_other_projects_task_checks(tmp_path):
+    """A scoped load (lint FILE, an incremental build) reads the task files of a few projects: the limit checks of
+    every other task stay in the memo (they were pruned to the few it used, and checked again by the next whole load)."""
+    from flinkx_build.load.workspace import Only
+
+    root = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".flinkx-cache", "build"))
+    load_workspace(root)
+    tasks = versioned_cache_root(root, ".flinkx-cache") / "load" / memo_module.TASKS_FILE
+    checked = set(read_entry(tasks, memo_module.TASK_LIMITS.format, memo_module.TASK_LIMITS.version, memo_module.salt())["entries"])
+    task = root / "projects/dws/tasks/order_stats_1m.sql"
+    for edit in range(memo_module.KEEP_WRITES + 1):  # more writes than an unused entry lives through
+        task.write_text(task.read_text() + f"-- edit {edit}\n")
+        load_workspace(root, only=Only(frozenset({"dws"}), frozenset()))
+    after = set(read_entry(tasks, memo_module.TASK_LIMITS.format, memo_module.TASK_LIMITS.version, memo_module.salt())["entries"])
+    assert len(checked) == len(list(root.glob("projects/*/tasks/**/*.sql")))
+    assert checked <= after and len(after) == len(checked) + memo_module.KEEP_WRITES + 1  # each edit one more, none lost
