@@ -137,7 +137,10 @@ def _assemble(session: Session, root: Path, out_dir: Path, record: BuildRecord, 
               plan: Plan | None) -> Incremental | None:
     """`whole`: the project folders loaded with their tasks (those of the changed files still there)."""
     ws = session.workspace
-    if any(key.split("/", 1)[0] not in ws.projects for key in record.tasks):
+    by_project: dict[str, list[tuple[str, TaskPart]]] = {}
+    for key, part in record.tasks.items():
+        by_project.setdefault(key.split("/", 1)[0], []).append((key, part))
+    if not by_project.keys() <= ws.projects.keys():
         return None
     loaded = {p.name for p in ws.projects.values() if p.directory.name in whole}
     made = [t for p in ws.projects.values() for t in p.tasks.values() if t.rel_path in sqls]
@@ -154,7 +157,7 @@ def _assemble(session: Session, root: Path, out_dir: Path, record: BuildRecord, 
     parts: dict[str, TaskPart] = {}  # every task, in the workspace's order
     for project in ws.projects.values():
         if project.name not in loaded:  # (a changed file of it is gone: its task with it)
-            parts.update((k, p) for k, p in record.tasks.items() if k.split("/", 1)[0] == project.name and p.rel not in sqls)
+            parts.update((k, p) for k, p in by_project.get(project.name, ()) if p.rel not in sqls)
             continue
         for task in project.tasks.values():
             if task.key in summaries:
