@@ -246,6 +246,20 @@ def _signature(folder: str, prefix: str, found: dict[str, list[int]]) -> bool:
     return True
 
 
+def files_signature(out_dir: Path, kept: dict[str, list[int]], written: list[str]) -> dict[str, list[int]] | None:
+    """`folder_signature` of a folder known to hold `kept` as they were, and `written` anew (None as there)."""
+    found = dict(kept)
+    try:
+        for rel in written:
+            info = os.lstat(os.path.join(out_dir, rel))
+            if not stat.S_ISREG(info.st_mode):
+                return None
+            found[rel] = [info.st_size, info.st_mtime_ns, info.st_ino]
+    except OSError:
+        return None
+    return found
+
+
 def folder_holds(out_dir: Path, files: dict[str, list[int]]) -> bool:
     """True when `out_dir` holds exactly `files` (as `folder_signature` gives them) and nothing else."""
     return os.path.isdir(out_dir) and folder_signature(out_dir) == files

@@ -168,7 +168,8 @@ def _incremental(memo: BuildMemo, workspace: Path, mode: str | None, parser, sta
             echo_progress(f"wrote {out_dir / rel}")
     projects_built = len({rel.split("/")[0] for rel in outputs})
     echo_summary(f"flinkx: built {len(outputs)} tasks of {projects_built} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)
-    signature = memo.remember(warnings, made.written, len(outputs), projects_built, False, listed=outputs)
+    kept = {rel: sig for rel, sig in record.files.items() if rel in made.kept}  # the same inodes: linked, never written
+    signature = memo.remember(warnings, made.written, len(outputs), projects_built, False, listed=outputs, kept=kept)
     if signature is not None:
         made.record.entries, made.record.racy, made.record.files = dict(memo.key.entries), dict(memo.key.racy), signature
         _store_record(memo, mode, state, made.record)

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flinkx_build import run_memo
+from flinkx_build.emit.folder import MARKER
 from flinkx_build.errors import Diagnostic
+
+WRITTEN_EVERY_TIME = (MARKER, "manifest.json")  # what every build writes anew beside its task files
 
 
 @dataclass(frozen=True)
@@ -51,13 +54,15 @@ class BuildMemo:
         return warnings, sorted(data.get("written") or []), tasks, projects
 
     def remember(self, warnings: list[Diagnostic], written: dict[str, str], tasks: int, projects: int,
-                 check: bool, listed: list[str] | None = None) -> dict[str, list[int]] | None:
+                 check: bool, listed: list[str] | None = None, kept: dict[str, list[int]] | None = None) -> dict[str, list[int]] | None:
         """Store a successful build; `written`: the task files' texts it wrote (the folder must hold them),
-        `listed`: every task file of the build (default: those). The build folder's signature as stored
-        (None: nothing was stored)."""
+        `listed`: every task file of the build (default: those). `kept`: the signature of every other file, as
+        the caller knows it unchanged (an incremental build): only the files it wrote are looked at. The build
+        folder's signature as stored (None: nothing was stored)."""
         files: dict[str, list[int]] = {}
         if not check:
-            found = run_memo.folder_signature(self.out_dir)
+            found = run_memo.folder_signature(self.out_dir) if kept is None else \
+                run_memo.files_signature(self.out_dir, kept, [*written, *WRITTEN_EVERY_TIME])
             if found is None:
                 return None
             if any(found.get(rel, [-1])[0] != len(text.encode("utf-8")) for rel, text in written.items()):

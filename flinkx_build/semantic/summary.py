@@ -17,8 +17,8 @@ from __future__ import annotations
 import os
 from dataclasses import asdict
 from dataclasses import dataclass
+from dataclasses import astuple
 from dataclasses import field
-from dataclasses import is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -189,27 +189,38 @@ def _paths(root: Path) -> _Paths:
 _PATHS: dict[Path, _Paths] = {}
 
 
-def to_json(summary: TaskSummary, root: Path, fields: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """`fields`: only these (a build's record keeps what the checks across tasks read, `from_json` of them
-    with the rest empty gives a summary those checks read alike)."""
+def to_json(summary: TaskSummary, root: Path) -> dict[str, Any]:
     paths = _paths(root)
-    data = asdict(summary) if fields is None else {f: _plain(getattr(summary, f)) for f in fields}
-    if "display_path" in data:
-        data["display_path"] = paths.store(summary.display_path)
-    if "diagnostics" in data:
-        data["diagnostics"] = [{**asdict(d), "path": paths.store(d.path)} for d in summary.diagnostics]
-    for item, kafka in zip(data.get("kafka_reads", ()), summary.kafka_reads):
+    data = asdict(summary)
+    data["display_path"] = paths.store(summary.display_path)
+    data["diagnostics"] = [{**asdict(d), "path": paths.store(d.path)} for d in summary.diagnostics]
+    for item, kafka in zip(data["kafka_reads"], summary.kafka_reads):
         item["origin"]["path"] = paths.store(kafka.origin.path)
-    for item, reader in zip(data.get("cdc_readers", ()), summary.cdc_readers):
+    for item, reader in zip(data["cdc_readers"], summary.cdc_readers):
         item["origin"]["path"] = paths.store(reader.origin.path)
     return data
 
 
-def _plain(value: Any) -> Any:
-    """A field's value as `asdict` gives it (its lists of dataclasses as lists of dicts)."""
-    if isinstance(value, list) and value and is_dataclass(value[0]):
-        return [asdict(item) for item in value]
-    return value
+def across_parts(summary: TaskSummary) -> list[Any]:
+    """What the checks across tasks read of a summary (`checks.workspace.across_tasks`), as compact JSON, paths
+    as shown: [display path, sink writes, Kafka reads, mysql-cdc readers]."""
+    return [summary.display_path, [[w.table, w.line, w.col] for w in summary.sink_writes],
+            [[k.table, k.servers, k.topic, k.group, list(astuple(k.origin))] for k in summary.kafka_reads],
+            [[c.table, c.server, c.ids[0], c.ids[1], list(astuple(c.origin))] for c in summary.cdc_readers]]
+
+
+def from_across_parts(key: str, project: str, name: str, data: list[Any]) -> TaskSummary:
+    """A summary holding only what `across_parts` kept (the checks across tasks read it alike); raises on another shape."""
+    shown, sinks, kafka, cdc = data
+
+    def origin(item: list[Any]) -> Origin:
+        return Origin(str(item[0]), str(item[1]), int(item[2]), int(item[3]))
+
+    return TaskSummary(
+        key=key, project=project, name=name, display_path=str(shown), content_hash="", diagnostics=[], compiled=None,
+        fingerprint="", sink_writes=[TableWrite(str(t), int(line), int(col)) for t, line, col in sinks],
+        kafka_reads=[KafkaRead(str(t), str(s), str(topic), str(g), origin(o)) for t, s, topic, g, o in kafka],
+        cdc_readers=[CdcReader(key, str(t), str(s), (int(lo), int(hi)), origin(o)) for t, s, lo, hi, o in cdc])
 
 
 _TEXT = {str}

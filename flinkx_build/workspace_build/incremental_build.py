@@ -83,7 +83,9 @@ def changed_entries(root: Path, record: BuildRecord, run: run_memo.Fingerprint) 
     recent file's bytes); None when flinkx.yaml changed."""
     if record.config != run.config:
         return None
-    changed = {rel for rel in record.entries.keys() | run.entries.keys() if record.entries.get(rel) != run.entries.get(rel)}
+    before = record.entries
+    changed = {rel for rel, identity in run.entries.items() if before.get(rel) != identity}
+    changed.update(before.keys() - run.entries.keys())
     for rel, digest in record.racy.items():  # too recent for its stat when recorded: its bytes decide
         if rel not in changed and not run_memo.bytes_unchanged(root, rel, digest):
             changed.add(rel)
@@ -173,7 +175,7 @@ def _assemble(session: Session, root: Path, out_dir: Path, record: BuildRecord, 
     shown = {display_path(root / rel) for rel in sqls}
     others = [d for d in record.others if d.path not in shown]
     others += [d for d in lint.apply(session.load_diagnostics) if d.path in shown and not suppressed(texts.text(d.path), d)]
-    in_order = [summaries[k] if k in summaries else p.summary(root) for k, p in parts.items()]
+    in_order = [summaries[k] if k in summaries else p.summary(k) for k, p in parts.items()]
     across = [d for d in lint.apply(across_tasks(in_order)) if not suppressed(texts.text(d.path), d)]
     found = others + across + [d for p in parts.values() for d in (*p.findings, *p.planned)]
     manifest = json_codec.loads((out_dir / "manifest.json").read_bytes())

@@ -39,17 +39,13 @@ from flinkx_build.load.workspace import Headers
 from flinkx_build.noqa import suppressed
 from flinkx_build.run_memo import Fingerprint
 from flinkx_build.semantic.summary import TaskSummary
-from flinkx_build.semantic.summary import from_json
-from flinkx_build.semantic.summary import to_json
+from flinkx_build.semantic.summary import across_parts
+from flinkx_build.semantic.summary import from_across_parts
 from flinkx_build.semantic.summary_cache import name_parts
 from flinkx_build.workspace_model import Task
 from flinkx_build.workspace_model import Workspace
 
 Edge = tuple[str, str, bool]  # (from, to, a lookup: no dependency in stream mode)
-# what the checks across tasks read of a summary (`checks.workspace.across_tasks`); the rest is left empty
-_ACROSS = ("key", "project", "name", "display_path", "sink_writes", "kafka_reads", "cdc_readers")
-_EMPTY = {"content_hash": "", "diagnostics": [], "compiled": None, "fingerprint": "", "reads": [], "writes": [],
-          "functions": [], "columns_read": {}, "insert_wildcard": [], "column_lineage": []}
 
 
 @dataclass
@@ -61,11 +57,12 @@ class TaskPart:
     findings: list[Diagnostic]  # its summary's, as the build reported them (lint settings and noqa applied)
     planned: list[Diagnostic]  # the planner's, likewise
     edges: list[Edge]
-    across: dict[str, Any]  # the summary's JSON, of `_ACROSS` only
+    across: list[Any]  # what the checks across tasks read of its summary (`summary.across_parts`)
 
-    def summary(self, root: Path) -> TaskSummary:
+    def summary(self, key: str) -> TaskSummary:
         """A summary holding what the checks across tasks read (nothing else)."""
-        return from_json({**_EMPTY, **self.across}, root)
+        project, name = key.split("/", 1)
+        return from_across_parts(key, project, name, self.across)
 
 
 @dataclass
@@ -95,7 +92,7 @@ class BuildRecord:
         for key, rel, output, findings, planned, edges, across in data["tasks"]:
             if output is not None:
                 _text(output)
-            if not isinstance(across, dict):
+            if not isinstance(across, list) or len(across) != 4:
                 raise TypeError("a task's part across tasks")
             tasks[_text(key)] = TaskPart(_text(rel), output, _diags(findings), _diags(planned),
                                          [(_text(u), _text(v), bool(lookup)) for u, v, lookup in edges], across)
@@ -157,7 +154,7 @@ def task_part(ws: Workspace, task: Task, summary: TaskSummary, output: str | Non
     build applies it to each finding at the file it points at."""
     findings = [d for d in ws.config.lint.apply(summary.diagnostics)
                 if not suppressed(task.text if d.path == task.display_path else text_of(d.path), d)]
-    return TaskPart(task.rel_path, output, findings, planned, edges_of(ws, summary), to_json(summary, ws.root, _ACROSS))
+    return TaskPart(task.rel_path, output, findings, planned, edges_of(ws, summary), across_parts(summary))
 
 
 def record_of(run: Fingerprint, ws: Workspace, others: list[Diagnostic], tasks: list[Task], summaries: dict[str, TaskSummary],

@@ -108,6 +108,8 @@ def test_an_edit_builds_what_a_whole_build_of_it_builds(tmp_path, monkeypatch, a
     assert _build(whole, monkeypatch) == (code, lines)
     if code == 0:
         assert _tree(ws / "build") == _tree(whole / "build")
+        runs = len(answered)
+        assert _build(ws, monkeypatch) == (code, lines) and len(answered) == runs  # nothing changed: replayed
         # and the next edit still follows from the record this build left
         _append(TASK, "-- once more\n")(ws)
         _append(TASK, "-- once more\n")(whole)
