@@ -19,7 +19,10 @@ against its issue's targets (`TARGETS`):
 * `flinkx lint .`, cache warm and cache cold, against `sqlfluff lint
   --dialect flink --processes <cores>` of the task files;
 * `flinkx impact --base HEAD` with one meta table changed in the working
-  tree: the first run of a change, and again with the same change.
+  tree: the first run of a change, and again with the same change;
+* the pull request's check (issue 45): `flinkx lint --changed-since HEAD` with
+  one task changed, from no cache at all (a fresh user cache folder, no
+  workspace cache) and with the planner (FX301) when Java is here, once.
 
 Then a scaling table: the per-change jobs on built many-small-projects
 workspaces of each --scale size (the --projects run is reused), with the
@@ -74,6 +77,7 @@ def walk(folder):
             entry.stat()
 walk('projects')
 """
+PR_CHECK_SECONDS = 120.0  # issue 45: the pull request's check at 10,000 tasks, from no cache, with the planner
 GIT_ID = ["-c", "user.name=flinkx bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false"]
 # the targets compare flinkx's own work with sqlfluff's: the planner check (FX301) is a JVM's work on top,
 # paid once per changed task and cached by content, so every flinkx job here runs without it
@@ -147,12 +151,13 @@ class Row:
 HEADER = ["job", "flinkx (s)", "anchor (s)", "ratio", "target", "flinkx peak RSS (MB)", "anchor peak RSS (MB)", "met"]
 
 
-def run_processes(commands: list[list[str]], cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
+def run_processes(commands: list[list[str]], cwd: Path, ok: tuple[int, ...] = (0,),
+                  env: dict[str, str] | None = None) -> tuple[float, float]:
     """Start `commands` at once, wait for all; wall seconds and the largest ru_maxrss (MB) among them."""
     # Output goes to temporary files, not pipes: a full pipe would stall a process (sqlfluff parse prints trees).
     outputs = [tempfile.TemporaryFile() for _ in commands]
     started = time.perf_counter()
-    procs = [subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT) for cmd, out in zip(commands, outputs)]
+    procs = [subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env) for cmd, out in zip(commands, outputs)]
     statuses = [os.wait4(proc.pid, 0) for proc in procs]
     seconds = time.perf_counter() - started
     peak_kb = 0
@@ -168,12 +173,13 @@ def run_processes(commands: list[list[str]], cwd: Path, ok: tuple[int, ...] = (0
 
 
 def measure(commands: list[list[str]], cwd: Path, runs: int, before: Callable[[], None] | None = None,
-            ok: tuple[int, ...] = (0,)) -> Run:
+            ok: tuple[int, ...] = (0,), env: Callable[[], dict[str, str]] | None = None) -> Run:
+    """`env`: each run's environment (default: this one's)."""
     times, peaks = [], []
     for _ in range(runs):
         if before:
             before()
-        seconds, peak = run_processes(commands, cwd, ok)
+        seconds, peak = run_processes(commands, cwd, ok, env() if env else None)
         times.append(seconds)
         peaks.append(peak)
     return Run(statistics.median(times), max(peaks), tuple(times))
@@ -247,7 +253,29 @@ def bench(ws: Path, runs: int, cores: int, quick: int, targets: Targets) -> list
                     Target(targets.warm_lint), rss_limit=rss))
     rows.append(Row("lint whole workspace, cache cold", measure([[*FLINKX, "lint", "."]], ws, runs, w.cold), lint_anchor,
                     Target(max_ratio=targets.cold_lint_ratio), rss_limit=rss))
+    rows.append(Row(bench_doc.PR_CHECK_JOB, pr_check(w), None, Target(PR_CHECK_SECONDS), rss_limit=rss))
     return rows
+
+
+def pr_check(w: Workspace) -> Run:
+    """`flinkx lint --changed-since HEAD` of the committed workspace with one task changed, as a pull request's
+    CI runs it: no user cache (a new FLINKX_HOME: the planner's jar is compiled, its JVM started), no workspace
+    cache, the planner on when Java is here. Once: it is minutes at 10,000 tasks."""
+    commit(w.ws)
+    homes = Path(tempfile.mkdtemp(prefix="flinkx-bench-home-"))
+    atexit.register(shutil.rmtree, homes, ignore_errors=True)
+
+    def environment() -> dict[str, str]:
+        home = Path(tempfile.mkdtemp(dir=homes))
+        return {**{k: v for k, v in os.environ.items() if k != "FLINKX_NO_PLANNER"}, "FLINKX_HOME": str(home)}
+
+    def before() -> None:
+        w.cold()
+        w.change_one_task()
+
+    run = measure([[*FLINKX, "lint", "--changed-since", "HEAD", "."]], w.ws, 1, before, ok=(0, 1), env=environment)
+    w.restore_task()
+    return run
 
 
 def per_change(w: Workspace, quick: int, anchors: bool, targets: Targets) -> list[Row]:
@@ -271,14 +299,19 @@ def per_change(w: Workspace, quick: int, anchors: bool, targets: Targets) -> lis
     return rows
 
 
-def impact(ws: Path, runs: int) -> tuple[Run, Run]:
-    """Commit the workspace, change one option of a table that several tasks read, time `flinkx impact`:
-    the first run of each change (a new value before each run), and a run again with the change unchanged."""
+def commit(ws: Path) -> None:
+    """The generated workspace as a git repository's first commit (once)."""
     if not (ws / ".git").exists():
         (ws / ".gitignore").write_text("build/\n.flinkx-cache/\n", encoding="utf-8")  # as a real repository has
         git(ws, "init", "-q")
         git(ws, "add", "-A")
         git(ws, "commit", "-q", "-m", "bench base")
+
+
+def impact(ws: Path, runs: int) -> tuple[Run, Run]:
+    """Commit the workspace, change one option of a table that several tasks read, time `flinkx impact`:
+    the first run of each change (a new value before each run), and a run again with the change unchanged."""
+    commit(ws)
     table = next((ws / "projects").glob("*/tables/dim_user_c000.yaml"))
     original = table.read_text(encoding="utf-8")
     values = iter(range(5, 1_000_000))

@@ -21,9 +21,11 @@ SCALED_JOBS = ("warm build, nothing changed", "build after one task changed", "l
 # what any build must do before it can say "nothing changed", timed beside the jobs (`bench.STAT_WALK`)
 FLOOR_JOB = "floor: stat every input file, the files below projects/ (Python, no flinkx)"
 AT_BEST_JOB = "nothing changed at best: the fewest's time plus the floor's growth"
+PR_CHECK_JOB = "PR check: lint --changed-since HEAD, one task changed, no cache, with the planner"
 MAX_SCALING = 1.5  # the per-change rows may grow this much from the fewest to the most projects
 HISTORY_HEADER = ["commit", "workspace", "cold build / sqlfluff parse", "nothing changed (s)", "one task changed (s)",
-                  "lint one file (s)", "impact again (s)", "cold lint / sqlfluff lint", "peak RSS (MB)", "load average"]
+                  "lint one file (s)", "impact again (s)", "cold lint / sqlfluff lint", "PR check (s)", "peak RSS (MB)",
+                  "load average"]
 
 
 def scaling_table(by_size: dict[int, list[Any]]) -> str:
@@ -71,7 +73,7 @@ def history_row(commit: str, title: str, rows: list[Any], load: str) -> str:
     peak = max(row.flinkx.peak_mb for row in rows)
     cells = [commit, title, ratio("cold build"), secs("warm build, nothing changed"), secs("build after one task changed"),
              secs("lint one file"), secs("impact again, same change"), ratio("lint whole workspace, cache cold"),
-             f"{peak:.0f}", load]
+             secs(PR_CHECK_JOB.split(" (")[0]), f"{peak:.0f}", load]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -119,12 +121,20 @@ def write_block(name: str, body: str, doc: Path = DOC) -> None:
     doc.write_text(replace_block(doc.read_text(encoding="utf-8"), name, body), encoding="utf-8")
 
 
+def _widened(line: str) -> str:
+    """A history row of a run before the PR-check column: an empty cell in its place."""
+    cells = line.strip().strip("|").split("|")
+    if len(cells) == len(HISTORY_HEADER) - 1:
+        cells.insert(HISTORY_HEADER.index("PR check (s)"), " ")
+    return "|" + "|".join(cells) + "|"
+
+
 def write(tables: list[str], facts: str, history: list[str], doc: Path = DOC) -> None:
     """Set the tables block to this run's tables and append this run's rows to the history table."""
     text = doc.read_text(encoding="utf-8")
     body = facts + "\n\n" + "\n\n".join(tables)
     text = replace_block(text, "tables", body)
-    old = [line for line in block(text, "history").splitlines() if line.startswith("| ") and not line.startswith("| commit")]
+    old = [_widened(line) for line in block(text, "history").splitlines() if line.startswith("| ") and not line.startswith("| commit")]
     rows = ["| " + " | ".join(HISTORY_HEADER) + " |", "|---|---|" + "---:|" * (len(HISTORY_HEADER) - 2), *old, *history]
     text = replace_block(text, "history", "\n".join(rows))
     doc.write_text(text, encoding="utf-8")

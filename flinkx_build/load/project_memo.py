@@ -10,6 +10,7 @@ one when read back: wrong types or a name the loader would refuse are a miss.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from flinkx_build.errors import Diagnostic
@@ -27,14 +28,15 @@ def header_key(raw: bytes, folder: str) -> str:
     return digest.hexdigest()
 
 
-def recall_header(memo: LoadMemo, key: str, shown: str) -> tuple[bool, Header | None, list[Diagnostic]]:
-    """(found, header, findings) stored for `key`; a bad entry is dropped and reads as not found."""
+def recall_header(memo: LoadMemo, key: str, shown: Callable[[], str]) -> tuple[bool, Header | None, list[Diagnostic]]:
+    """(found, header, findings) stored for `key`; a bad entry is dropped and reads as not found. `shown()`:
+    the path the findings are shown at (asked only when there are findings: a path per project costs)."""
     payload = memo.get(key)
     if payload is None:
         return False, None, []
     try:
         header = _header(payload[0])
-        found = [memo_codec.decode(d, shown, Diagnostic) for d in payload[1]]
+        found = [memo_codec.decode(d, shown(), Diagnostic) for d in payload[1]] if payload[1] else []
     except Exception:  # any shape problem: read the file as if there were no memo
         memo.forget(key)
         return False, None, []

@@ -215,10 +215,13 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
         diags.append(outside)
         return []
     folders = []
-    entries = sorted(projects_dir.iterdir())
-    diags.extend(loops([p for p in entries if p.is_symlink()]))
-    for folder in (p for p in entries if p.is_dir()):
-        problem = entry_outside_diagnostic(folder, root, lambda: display_path(folder))
+    # one scandir: a project folder is known a folder, and not a link, by its entry (a stat each was a
+    # tenth of loading 3,000 project headers)
+    with os.scandir(projects_dir) as scan:
+        entries = sorted((projects_dir / e.name, e.is_symlink(), e.is_dir()) for e in scan)
+    diags.extend(loops([p for p, link, _ in entries if link]))
+    for folder, link, _ in (e for e in entries if e[2]):
+        problem = entry_outside_diagnostic(folder, root, lambda: display_path(folder)) if link or folder.name == ".git" else None
         if problem is None and has_control(folder.name):
             problem = Diagnostic(display_path(folder), 1, 1, "FX186", f"project folder {folder.name!r} holds a control character", "rename it")
         if problem:
@@ -248,17 +251,18 @@ def _with_borrowed(dirs: list[Path], root: Path, only: Only | None, diags: list[
 def _project_header(memo: LoadMemo, proj_dir: Path, root: Path, diags: list[Diagnostic], cache: YamlCache) -> Project | None:
     """`_load_project_header`, or its stored result when `project.yaml` and the folder's name are unchanged."""
     path = proj_dir / "project.yaml"
-    # a link is loaded (and refused) as ever; a plain entry of a checked project folder is inside
-    raw = read_raw(path) if memo.enabled and not os.path.islink(path) and path.is_file() else None
+    # a link is loaded (and refused) as ever; a plain entry of a checked project folder is inside (anything
+    # but a regular file, or none, reads as None: the loader then says what it is)
+    raw = read_raw(path) if memo.enabled and not os.path.islink(path) else None
     if raw is None:
         return _load_project_header(proj_dir, root, diags, cache)
-    key, shown = header_key(raw, proj_dir.name), display_path(path)
-    found, header, findings = recall_header(memo, key, shown)
+    key = header_key(raw, proj_dir.name)
+    found, header, findings = recall_header(memo, key, lambda: display_path(path))
     if not found:
         findings = []
         project = _load_project_header(proj_dir, root, findings, cache)
         header = None if project is None else (project.name, project.description, project.variables)
-        remember_header(memo, key, shown, header, findings)
+        remember_header(memo, key, display_path(path), header, findings)
     diags.extend(findings)
     if header is None:
         return None

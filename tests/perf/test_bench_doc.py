@@ -30,3 +30,15 @@ def test_a_floor_that_grows_little_lets_the_row_be_met() -> None:
     table = bench_doc.scaling_table({100: _rows(nothing=0.40, floor=0.01), 1600: _rows(nothing=0.50, floor=0.05)})
     assert _cells(table, bench_doc.AT_BEST_JOB)[-2:] == ["1.10", "yes"]
     assert _cells(table, bench_doc.SCALED_JOBS[0])[-1] == "yes"
+
+
+def test_history_rows_of_runs_before_the_pr_check_column_keep_their_cells_in_place(tmp_path):
+    page = tmp_path / "performance.md"
+    old = "| abc | 1,000 tasks in 4 projects | 0.5 | 0.1 | 0.5 | 0.4 | 0.9 | 0.6 | 164 | 1.0 / 2.6 |"
+    page.write_text(f"<!-- bench:tables:begin -->\n<!-- bench:tables:end -->\n<!-- bench:history:begin -->\n{old}\n"
+                    "<!-- bench:history:end -->\n", encoding="utf-8")
+    bench_doc.write([], "facts", [], page)
+    rows = [line for line in bench_doc.block(page.read_text(), "history").splitlines() if line.startswith("| abc")]
+    cells = [c.strip() for c in rows[0].strip().strip("|").split("|")]
+    assert len(cells) == len(bench_doc.HISTORY_HEADER)
+    assert cells[bench_doc.HISTORY_HEADER.index("PR check (s)")] == "" and cells[-2:] == ["164", "1.0 / 2.6"]

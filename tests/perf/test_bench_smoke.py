@@ -30,6 +30,7 @@ JOBS = [
     "impact again, same change",
     "lint whole workspace, cache warm",
     "lint whole workspace, cache cold",
+    "PR check: lint --changed-since HEAD, one task changed, no cache, with the planner",
 ]
 SCALED = ["warm build, nothing changed", "build after one task changed", "lint one file", "impact again, same change"]
 NO_TARGET = {"impact, one meta table changed, first run", FLOOR}
