@@ -5,7 +5,6 @@ Streams, colour and -q/-v: see `commands/console.py`.
 """
 from __future__ import annotations
 
-import gc
 import os
 import sys
 
@@ -27,6 +26,9 @@ from flinkx_build.credentials import mask_text
 from flinkx_build.errors import UsageError
 from flinkx_build.errors import WorkspaceErrors
 from flinkx_build.errors import did_you_mean
+from flinkx_build.process_tricks import collector_for
+from flinkx_build.process_tricks import collector_off_until_known
+from flinkx_build.process_tricks import leave
 
 
 class _Group(click.Group):
@@ -53,8 +55,7 @@ class _Group(click.Group):
         resolved = super().resolve_command(ctx, args)
         _invoked = resolved[0]
         _format = requested_format(args[1:], resolved[1])
-        if _invoked not in NO_CYCLE_COLLECTOR or "--fix" in args:  # a fix keeps sqlfluff's trees of every file
-            gc.enable()
+        collector_for(_invoked, args)
         if _invoked in WARM_UP and not ctx.resilient_parsing and not {"-h", "--help"} & set(args) and _names_files(args[1:]):
             from flinkx_build.frontend import worker
             from flinkx_build.lint.rule_worker import warm_up_rules  # (a module without sqlfluff)
@@ -173,9 +174,6 @@ def _load_command(name: str) -> click.Command | None:
 # Commands that hold nothing outside the process when they return (no JVM gateway, no cluster
 # session, no server): after them the process may leave without tearing its heap down.
 FAST_EXIT = frozenset({"build", "explain", "fix", "graph", "impact", "lineage", "lint"})
-# Commands whose process builds a large heap of objects that live until the end (the loaded
-# workspace, a thousand task summaries) and makes little cyclic garbage: the cycle collector is off.
-NO_CYCLE_COLLECTOR = frozenset({"build", "graph", "impact", "lint"})
 # Commands whose parser process is forked the moment the command is known, while its modules are
 # imported and the workspace loads (`frontend/worker.py`): lint of named files waits for sqlfluff
 # (import, rules, then the pass), so every moment counts; a replayed lint kills it unused. A build
@@ -200,11 +198,7 @@ def run() -> None:
     way out was a visible share of the build. mypy leaves the same way. In-process callers (tests, the
     language server) call `main`, which exits normally.
     """
-    # Off until the command is known (`_Group.resolve_command`): with a million live objects, the
-    # collector's full passes took a large share of a build and found nothing to free.
-    # Worker processes parse with sqlfluff and turn it back on when they are forked.
-    gc.disable()
-    os.register_at_fork(after_in_child=gc.enable)
+    collector_off_until_known()  # the process-wide settings and their measured wins: `process_tricks.py`
     try:
         main()
         code: object = 0
@@ -212,16 +206,4 @@ def run() -> None:
         code = exc.code
     if _invoked not in FAST_EXIT:
         sys.exit(code)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):  # `flinkx lint | head`: the reader left; nothing more to say
-        pass
-    if code is None:
-        status = 0
-    elif isinstance(code, int):
-        status = code
-    else:  # sys.exit("message"), as Python itself treats it
-        print(code, file=sys.stderr, flush=True)
-        status = 1
-    os._exit(status)
+    leave(code)

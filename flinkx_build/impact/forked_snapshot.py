@@ -18,7 +18,6 @@ nothing of it is ever written to disk (the caches stay JSON).
 """
 from __future__ import annotations
 
-import gc
 import multiprocessing as mp
 import os
 import signal
@@ -48,6 +47,7 @@ from flinkx_build.impact.snapshot import bare_definitions
 from flinkx_build.impact.snapshot import reuse
 from flinkx_build.impact.snapshot import shared_tasks
 from flinkx_build.impact.snapshot import static_snapshot
+from flinkx_build.process_tricks import collector_off
 
 _DONE = None  # the parent's last message: the child removes its checkout and exits
 
@@ -163,10 +163,10 @@ def _serve(conn, repo: Path, revision: Revision, prefix: str, shared_cache: Path
     """The child: take the snapshot, send its portable part, answer requests until the parent is done."""
     from flinkx_build.pipeline import Session
 
-    # The CLI's fork hook turns the cycle collector back on in every child (`cli.run`), for the
+    # The CLI's fork hook turns the cycle collector back on in every child (`process_tricks.py`), for the
     # workers that parse; this one loads a whole workspace as its parent does, and its full passes
     # are a large share of this child's time, which is impact's critical path.
-    gc.disable()
+    collector_off()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # unwinds, so the checkout is removed
     try:
         with checkout(repo, revision, prefix) as folder:

@@ -6,12 +6,9 @@ stop on the first error set. Only a missing workspace is a `UsageError`.
 """
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 from typing import NamedTuple
 
 from flinkx_build.cache_version import versioned_cache_root
@@ -53,6 +50,7 @@ from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.load.yaml_io import read_text
 from flinkx_build.load.yaml_io import value_loc
+from flinkx_build.process_tricks import collector_paused
 from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Project
 from flinkx_build.workspace_model import Task
@@ -114,7 +112,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     projects: dict[str, Project] = {}
     projects_dir = root / "projects"
     memos = LoadMemos(memo_cache if memo_cache is not None else cache_root)
-    with _collector_paused():
+    with collector_paused():
         for folder, (name, description, variables) in headers or ():
             projects[name] = Project(name=name, directory=projects_dir / folder, description=description, variables=dict(variables))
         listing = [] if headers is not None else _with_borrowed(_project_dirs(projects_dir, root, diags), root, only, diags)
@@ -130,7 +128,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     if on_projects is not None:
         only = on_projects(workspace) or only
     memos.tasks.partial = only is not None  # the task files of some projects: the others' checks are kept as they are
-    with _collector_paused():
+    with collector_paused():
         chosen = [(p, only is None or p.directory.name in only.whole) for p in projects.values()
                   if only is None or p.directory.name in only.whole or p.directory.name in only.tables]
         # every project's table files listed and keyed first: a cold load then parses what the memo
@@ -175,23 +173,6 @@ class ColumnBudget:
         self.total += len(table.columns)
         if self.total > MAX_WORKSPACE_COLUMNS:
             _within_budget(over_budget(table.loc.path, self.total, MAX_WORKSPACE_COLUMNS, "meta-table columns"), self.memos)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while the workspace's objects are built.
-
-    A load allocates hundreds of thousands of objects (the memo's JSON, then the
-    tables), none in a cycle, and the collector's passes over the growing heap
-    took as long as the decoding itself; reference counting frees them as usual.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load_config(path: Path, root: Path, diags: list[Diagnostic]) -> WorkspaceConfig:

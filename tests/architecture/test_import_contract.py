@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "flinkx_build"
 # Bottom to top. A unit is a sub-package (every module under it) or a top-level module.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # core types, diagnostics, hashing, process and cache plumbing: no knowledge of SQL
-    ("core", ("flinkx_build", "paths", "variables", "progress", "noqa", "hashing", "json_codec", "incremental", "credentials", "errors", "limits",
+    ("core", ("flinkx_build", "paths", "variables", "progress", "noqa", "hashing", "json_codec", "incremental", "process_tricks", "credentials", "errors", "limits",
               "cache_root", "cache_secret", "cache_prune", "cache_entries", "cache_version", "markdown_text", "java_jar",
               "child_process")),
     # what Flink, the engines and the connectors accept: tables of facts

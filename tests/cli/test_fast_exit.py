@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from flinkx_build.cli import FAST_EXIT
-from flinkx_build.cli import NO_CYCLE_COLLECTOR
+from flinkx_build.process_tricks import NO_CYCLE_COLLECTOR
 
 BAD_TASK = "INSERT INTO nowhere SELECT 1;\n"
 
