@@ -9,10 +9,10 @@ word of a named task's rendered text the meta tables and functions; every
 other project is its header (`load_workspace`'s `Only`). At 1,600 projects
 that is three projects' files instead of 17,000.
 
-Two findings look at every project: an unknown table (FX130) or function
-(FX141) is told the nearest name in any project. A scoped lint that makes
-either is done again on the whole workspace (`needs_whole`), so its hint is
-the one a whole lint gives. Named YAML files, or a file outside a project's
+Three findings look at every project: an unknown table (FX130), a function
+asked of the wrong project (FX140) or an unknown function (FX141) is told the
+nearest name in any project. A scoped lint that makes one is done again on the
+whole workspace (`needs_whole`), so its hint is the one a whole lint gives. Named YAML files, or a file outside a project's
 tasks folder, load the whole workspace as before.
 """
 from __future__ import annotations

@@ -24,7 +24,7 @@ class TableLookup:
 
 # findings whose hint searches every project's names (`_in_other_projects`): "did you mean 'b.t'?". A
 # workspace loaded in part words them otherwise, so what is made from one is not kept (`SummaryCache`)
-HINTS_FROM_EVERY_PROJECT = frozenset({"FX130", "FX141"})
+HINTS_FROM_EVERY_PROJECT = frozenset({"FX130", "FX140", "FX141"})
 
 
 def did_not_load(ws: Workspace, current: str, project: str | None, name: str) -> bool:

@@ -11,7 +11,7 @@ meta table, a function, a project header or flinkx.yaml says has changed, so:
 * each changed task's summary is made (or read) with the whole workspace's name
   index (the record's), so its key is the one a whole build gives it; a task
   whose finding's hint searches every project ("did you mean 'b.t'?": FX130,
-  FX141) is not answered here;
+  FX140, FX141, `resolve.names.HINTS_FROM_EVERY_PROJECT`) is not answered here;
 * the checks across tasks read the record's part of every other task, in the
   workspace's order; the graph is known acyclic by its edges (a cycle is left
   to the whole build, which reports it);

@@ -74,6 +74,17 @@ def test_an_unknown_table_gets_the_hint_of_a_whole_lint(make_workspace, monkeypa
     assert any(code == "FX130" and "b.lonely" in hint for _, _, _, code, _, hint in scoped), scoped
 
 
+def test_a_function_asked_of_the_wrong_project_gets_the_hint_of_a_whole_lint(make_workspace, monkeypatch):
+    """FX140's hint names the project that has the function: `twice` is in c, which the task does not name."""
+    twice = "name: twice\nclass: com.x.Twice\nlanguage: java\nkind: scalar\nreturns: INT\nparams: [INT]\nresource: x.jar\n"
+    root = make_workspace({**WS, "projects/c/functions/twice.yaml": twice,
+                           "projects/a/tasks/t.sql": "INSERT INTO b.snk SELECT b:twice(id) FROM src;\n"})
+    monkeypatch.chdir(root)
+    scoped = fresh_lint(root / "projects/a/tasks/t.sql", scoped=True)
+    assert scoped == fresh_lint(root / "projects/a/tasks/t.sql", scoped=False)
+    assert any(code == "FX140" and "c:twice" in hint for _, _, _, code, _, hint in scoped), scoped
+
+
 def test_an_unnamed_project_s_broken_yaml_does_not_reach_the_file_s_findings(make_workspace, monkeypatch):
     root = make_workspace({**WS, "projects/a/tasks/t.sql": "INSERT INTO b.snk SELECT id FROM src;\n"})
     monkeypatch.chdir(root)
