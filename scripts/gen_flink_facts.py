@@ -163,6 +163,16 @@ def class_path(lib: Path, work: Path) -> str:
     return ":".join(jars)
 
 
+def jvm_args(lib: Path) -> tuple[str, ...]:
+    """The JVM options of the target whose release the lib folder's flink-dist is (targets.py), else none."""
+    for dist in lib.glob("flink-dist*-*.jar"):
+        found = re.search(r"-(\d+)\.(\d+)\.", dist.name)
+        target = TARGETS.get(f"{found[1]}.{found[2]}") if found else None
+        if target is not None:
+            return target.jvm_args
+    return ()
+
+
 def run_java(lib: Path) -> dict[str, Any]:
     if not shutil.which("javac") or not shutil.which("java"):
         raise SystemExit("gen_flink_facts: needs a JDK (javac and java on PATH)")
@@ -181,7 +191,7 @@ def run_java(lib: Path) -> dict[str, Any]:
         probes = work / "return_type_probes.tsv"
         probes.write_text("".join(f"{name}\t{call}\n" for name, calls in RETURN_TYPE_PROBES.items() for call in calls),
                           encoding="utf-8")
-        done = subprocess.run(["java", "-Xmx1g", "-cp", f"{classes}:{cp}", "FlinkFacts", str(samples), str(forms), str(probes)],
+        done = subprocess.run(["java", "-Xmx1g", *jvm_args(lib), "-cp", f"{classes}:{cp}", "FlinkFacts", str(samples), str(forms), str(probes)],
                               capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             raise SystemExit(f"gen_flink_facts: FlinkFacts failed:\n{done.stderr[-2000:]}")

@@ -47,6 +47,16 @@ def _secret_error(missing: MissingSecret) -> UsageError:
                       f"(export {missing.name} or {missing.name.upper()} before flinkx deploy --apply)")
 
 
+def _refuse_a_target_deploy_does_not_run_on(flink_version: str) -> None:
+    """One line before any cluster is asked (a version flinkx has no target for is versions.py's FX305)."""
+    from flinkx_build.planner.session import target_or_problem
+    from flinkx_build.targets import target as target_named
+
+    problem = target_or_problem(flink_version, "deploy")
+    if isinstance(problem, str) and target_named(flink_version) is not None:
+        raise UsageError(problem)
+
+
 @click.command("deploy")
 @workspace_argument
 @click.option("--cluster", "cluster", required=True, metavar="URL", help="The Flink REST endpoint, e.g. http://flink-jobmanager:8081.")
@@ -79,6 +89,7 @@ def command(workspace: Path, cluster: str, do: str, projects: tuple[str, ...], s
     if ws.config.engine not in DEPLOYED_ENGINES or session.mode != "stream":
         raise UsageError(f"FX604 flinkx deploy runs Apache Flink streaming jobs; this workspace is engine "
                          f"'{ws.config.engine}', mode '{session.mode}' (use engine flink or vvr, mode stream)")
+    _refuse_a_target_deploy_does_not_run_on(ws.config.flink_version)
     selected = check_projects(session, projects)
     diags = compile_with_progress(session, selected).diagnostics
     if any(d.is_error for d in diags):

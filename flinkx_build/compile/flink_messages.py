@@ -89,6 +89,20 @@ def _unknown_identifier(groups: Groups) -> Words:
     return Words(f"unknown name '{name}'", "check the spelling: a column of the table, or a function Flink has")
 
 
+def _watermark_type(groups: Groups) -> Words:
+    return Words(f"a watermark on a {groups['type']} column", "put it on a TIMESTAMP(3) column (a computed column "
+                 "TO_TIMESTAMP_LTZ(col, 3) turns epoch milliseconds into one)")
+
+
+def _unknown_type(groups: Groups) -> Words:
+    name = groups["name"]
+    meant = OTHER_DATABASES_TYPES.get(name.upper())
+    if meant is not None:
+        return Words(f"'{name}' is not a Flink data type", f"write {meant}, Flink's type for it")
+    return Words(f"'{name}' is not a data type of this Flink version", "use one it has (STRING, INT, DECIMAL(p, s), "
+                 "TIMESTAMP(3), ...; flink_version in flinkx.yaml names the version)")
+
+
 def _encountered(groups: Groups) -> Words:
     token, expected = groups["token"], (groups.get("expected") or "").strip()
     if token == "\\\"":
@@ -162,6 +176,9 @@ SHAPES: tuple[Shape, ...] = (
     _shape("target twice", r"Target column '(?P<column>[^']+)' is assigned more than once",
            lambda g: Words(f"the INSERT's column list names '{g['column']}' twice", "name each sink column once")),
     _shape("unknown identifier", r"Unknown identifier '(?P<name>[^']+)'", _unknown_identifier, token=r"\b{name}\b"),
+    # 1.15's planner names a type it does not know by the parser's node class
+    _shape("unknown type", r"^class org\.apache\.calcite\.sql\.SqlIdentifier: (?P<name>\w+)$", _unknown_type,
+           token=r"\b{name}\b"),
     # -- functions and types
     _shape("default value", r"No match found for function signature DEFAULT\b",
            lambda g: Words("DEFAULT is no value in Flink: a column has no default", "write the value (or NULL)")),
@@ -249,8 +266,9 @@ SHAPES: tuple[Shape, ...] = (
                            "DESCRIPTOR a time attribute: a TIMESTAMP(3) column with a watermark (SET ...`watermark`), or a "
                            "PROCTIME() column"), token=r"DESCRIPTOR\s*\("),
     _shape("watermark type", r"Invalid data type of time field for watermark definition\..*the time field type is (?P<type>\S+)",
-           lambda g: Words(f"a watermark on a {g['type']} column", "put it on a TIMESTAMP(3) column (a computed column "
-                           "TO_TIMESTAMP_LTZ(col, 3) turns epoch milliseconds into one)"), token=r"WATERMARK\s+FOR"),
+           _watermark_type, token=r"WATERMARK\s+FOR"),
+    _shape("rowtime type", r"Rowtime attribute '[^']+' must be of type TIMESTAMP or TIMESTAMP_LTZ but is of type "
+                           r"'(?P<type>[^']+)'", _watermark_type, token=r"WATERMARK\s+FOR"),  # 1.15's words for it
     _shape("primary key column", r"Primary key column '(?P<column>[^']+)' is not defined in the schema",
            lambda g: Words(f"the primary key names '{g['column']}', which is no column of the table",
                            "name columns of the table in PRIMARY KEY (SET ...primarykey takes them too)")),

@@ -27,6 +27,6 @@ def version_refusal(url: str, flink_version: str, cluster_version: str) -> str:
                 "and validate on that version first")
     if target_named(flink_version) is None:
         return (f"{CODE} flinkx deploy has no Flink client for flink_version {flink_version}: it deploys "
-                f"{supported()} (docs/targets.md)")
+                f"{supported('deploy')} (docs/targets.md)")
     return ""
 

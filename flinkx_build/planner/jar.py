@@ -22,9 +22,12 @@ JAVA_DIR = Path(__file__).with_name("java")
 JAR_NAME = "flinkx-planner.jar"
 
 
-def sources() -> list[Path]:
-    """The driver's Java sources and resources: flinkx's one stand-in connector and functions among them."""
-    return sorted(p for p in JAVA_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+def sources(target: Target) -> list[Path]:
+    """The driver's Java sources and resources for `target`: the shared ones (`src/`: flinkx's one stand-in
+    connector and functions among them), the few classes written against the target's Flink API
+    (`api/<driver_api>/`), and the resources."""
+    folders = (JAVA_DIR / "src", JAVA_DIR / "api" / target.driver_api, JAVA_DIR / "resources")
+    return sorted(p for folder in folders for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
 def sources_hash(target: Target) -> str:
@@ -48,6 +51,6 @@ def driver_jar(target: Target, lib: Path, javac: str | None) -> Path:
         raise FlinkUnavailable(f"javac was not found, needed once to build the planner driver: {JAVA_MISSING}")
     # --release 17: the driver serves a unix socket (Java 16+); Flink 2.x needs 17 anyway
     try:
-        return build_jar(javac, "17", str(lib.resolve() / "*"), list(sources()), JAVA_DIR / "resources", final_dir, JAR_NAME)
+        return build_jar(javac, "17", str(lib.resolve() / "*"), sources(target), JAVA_DIR / "resources", final_dir, JAR_NAME)
     except JavacFailed as exc:
         raise FlinkUnavailable(f"FX303 javac failed on the planner driver for Flink {target.version}: {exc}") from None

@@ -63,13 +63,14 @@ class PlannerStats:
     per_task: dict[str, float] = field(default_factory=dict)
 
 
-def command(java: str, jar: Path, lib: Path, *mode: str, jars: tuple[Path, ...] = ()) -> list[str]:
+def command(java: str, jar: Path, lib: Path, *mode: str, jars: tuple[Path, ...] = (),
+            jvm_args: tuple[str, ...] = ()) -> list[str]:
     """The driver's command line: only flinkx's jar and the target's jars on the class path (and, for
-    `flinkx deploy --apply` alone, the operator's connector jars `jars`)."""
+    `flinkx deploy --apply` alone, the operator's connector jars `jars`); `jvm_args` are the target's."""
     extra = os.environ.get("JVM_ARGS", "").split()  # the user's, last so they win (as for the gateway)
     # absolute: the driver runs in flinkx's own working folder (child_process.py), not the caller's
     path = os.pathsep.join([str(jar.resolve()), str(lib.resolve() / "*"), *(str(j.resolve()) for j in jars)])
-    return [java, *JVM_ARGS, *extra, "-cp", path, "flinkx.planner.Driver", *mode]
+    return [java, *JVM_ARGS, *jvm_args, *extra, "-cp", path, "flinkx.planner.Driver", *mode]
 
 
 class _Lines:
@@ -167,9 +168,11 @@ class Planner:
 class ChildPlanner(Planner):
     """A driver of this run's own (`--stdio`): ends when its stdin closes, i.e. with this process."""
 
-    def __init__(self, java: str, jar: Path, lib: Path, jars: tuple[Path, ...] = ()) -> None:
+    def __init__(self, java: str, jar: Path, lib: Path, jars: tuple[Path, ...] = (),
+                 jvm_args: tuple[str, ...] = ()) -> None:
         started = time.perf_counter()
-        self._process = child_process.popen(command(java, jar, lib, "--stdio", jars=jars), stdin=subprocess.PIPE,
+        self._process = child_process.popen(command(java, jar, lib, "--stdio", jars=jars, jvm_args=jvm_args),
+                                            stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(target=self._drain, daemon=True).start()

@@ -77,7 +77,8 @@ def _start(target: Target, java: str, jar: Path, lib: Path, path: Path) -> socke
         log = open(folder() / f"{target.version}.log", "ab")
         try:
             process = child_process.popen(
-                command(java, jar, lib, "--socket", str(path), "--idle-seconds", str(idle_seconds())),
+                command(java, jar, lib, "--socket", str(path), "--idle-seconds", str(idle_seconds()),
+                        jvm_args=target.jvm_args),
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True)
         finally:
             log.close()

@@ -103,6 +103,6 @@ def open_planner(flink_version: str, *, fetch: bool = True, warm: bool = False,
                 return warm_planner(target, java, jar, lib)
             except PlannerStopped:
                 pass  # no service here (a path too long, a start failure): a child of this run instead
-        return ChildPlanner(java, jar, lib, extra_jars)
+        return ChildPlanner(java, jar, lib, extra_jars, target.jvm_args)
     except PlannerStopped as exc:
         raise FlinkUnavailable(f"FX303 the planner for Flink {target.version} did not start: {exc}") from None

@@ -12,6 +12,7 @@ from flinkx_build.connectors import roles_for
 from flinkx_build.flink_data import facts_for
 from flinkx_build.planner import jars
 from flinkx_build.targets import TARGETS
+from tests.facts.jars import java_args
 from tests.planner.conftest import needs_planner
 from tests.helpers import edited_example
 from tests.helpers import one_verdict
@@ -85,7 +86,7 @@ def test_the_roles_of_flinks_own_connectors_are_what_its_planner_does(tmp_path, 
     classpath = f"{lib.resolve()}/*"
     subprocess.run(["javac", "-cp", classpath, "-d", str(tmp_path), str(tmp_path / "RolesProbe.java")], check=True,
                    capture_output=True, timeout=600)
-    done = subprocess.run(["java", "-cp", f"{tmp_path}:{classpath}", "RolesProbe", *OWN], capture_output=True, text=True,
+    done = subprocess.run(["java", *java_args(version), "-cp", f"{tmp_path}:{classpath}", "RolesProbe", *OWN], capture_output=True, text=True,
                           timeout=600)
     planned = {tuple(line.split()[:2]): line.split()[2] for line in done.stdout.splitlines() if line.split()[:1][0:1] and line.split()[0] in OWN}
     assert len(planned) == 2 * len(OWN) and "?" not in planned.values(), done.stdout + done.stderr[-2000:]

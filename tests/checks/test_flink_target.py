@@ -1,5 +1,5 @@
 """The version-sensitive tasks of issue 29 (tests/fixtures/flink_targets/workspace), linted as Flink
-1.20 and as 2.3: flinkx's verdict on each task (rejects = an error-level finding) is the real
+1.15, 1.20 and 2.3: flinkx's verdict on each task (rejects = an error-level finding) is the real
 planner's verdict, recorded in expected.json from Verdict.java on each version's jars, and the
 findings are the expected codes. The planners are re-run on the planner cases when their jars
 are here (tests/facts/jars.py), so the recorded verdicts cannot go stale unnoticed.
@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from tests.facts.jars import flink_lib
+from tests.facts.jars import java_args
 from tests.facts.jars import skip_reason
 from tests.helpers import session_for
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "flink_targets"
 EXPECTED = json.loads((FIXTURE / "expected.json").read_text())
-VERSIONS = ("1.20", "2.3")
+VERSIONS = ("1.15", "1.20", "2.3")
 
 
 def workspace_for(version: str, tmp_path: Path) -> Path:
@@ -77,7 +78,7 @@ def test_recorded_planner_verdicts_are_the_planners(version, tmp_path):
     subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", f"{lib}/*", str(FIXTURE / "Verdict.java")],
                    check=True, capture_output=True)
     cases = sorted((FIXTURE / "planner_cases").glob("*.sql"))
-    done = subprocess.run(["java", "-cp", f"{classes}:{lib}/*", "Verdict", *map(str, cases)],
+    done = subprocess.run(["java", *java_args(version), "-cp", f"{classes}:{lib}/*", "Verdict", *map(str, cases)],
                           capture_output=True, text=True, timeout=600)
     verdicts = {}
     for line in done.stdout.splitlines():

@@ -36,3 +36,9 @@ def skip_reason(version: str) -> str | None:
     if version not in TARGETS and flink_lib(version) is None:
         return f"Flink {version}'s jars are not here (set {_variable(version)} to its lib folder)"
     return None
+
+
+def java_args(version: str) -> list[str]:
+    """The JVM options Flink `version` needs on this Java (the target's, targets.py): before `-cp`."""
+    target = TARGETS.get(version)
+    return list(target.jvm_args) if target is not None else []

@@ -14,7 +14,7 @@ from tests.helpers import compile_task
 
 
 def test_supported_versions_are_the_generated_folders():
-    assert supported_versions() == ("1.20", "2.3")
+    assert supported_versions() == ("1.15", "1.20", "2.3")
     assert facts_for("1.20.5").version == "1.20" and facts_for(None).version == "1.20"
     assert facts_for("2.3").full_version == "2.3.0" and facts_for("2.3").previous == "1.20"
 
@@ -56,7 +56,7 @@ def test_unknown_flink_version_is_one_line_at_flinkx_yaml(make_workspace):
     done = subprocess.run([sys.executable, "-m", "flinkx_build", "lint", str(root)], capture_output=True, text=True, cwd=root, timeout=300)
     lines = [line for line in (done.stdout + done.stderr).splitlines() if "FX121" in line]
     assert done.returncode == 1
-    assert lines == ["flinkx.yaml:2:16: FX121 flink_version '1.17' is not a Flink version flinkx has facts for (supported: 1.20, 2.3) "
+    assert lines == ["flinkx.yaml:2:16: FX121 flink_version '1.17' is not a Flink version flinkx has facts for (supported: 1.15, 1.20, 2.3) "
                      "(use one of them, or add the version's facts (docs/flink-versions.md))"]
     assert "Traceback" not in done.stderr
 

@@ -20,7 +20,7 @@ FILES = ("keywords", "functions", "types", "options", "factories", "removed", "s
 
 
 @pytest.mark.flink
-@pytest.mark.parametrize("version", ["1.20", "2.3"])
+@pytest.mark.parametrize("version", ["1.15", "1.20", "2.3"])
 def test_committed_catalog_is_what_the_generator_writes(version, tmp_path):
     reason = skip_reason(version)
     if reason:
@@ -78,7 +78,7 @@ def test_120_sink_casts_are_the_casts_lint_knew():
     assert old == facts_for("1.20").sink_casts
 
 
-@pytest.mark.parametrize("version", ["1.20", "2.3"])
+@pytest.mark.parametrize("version", ["1.15", "1.20", "2.3"])
 def test_every_version_states_its_sink_casts(version):
     casts = facts_for(version).sink_casts
     assert casts["INT"]["BIGINT"] == "no" and casts["BIGINT"]["INT"] == "yes"  # widening only, on both planners

@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from tests.facts.jars import flink_lib
+from tests.facts.jars import java_args
 
 VERDICT = Path(__file__).parents[1] / "fixtures" / "flink_targets" / "Verdict.java"
 _COMPILED: dict[Path, Path] = {}
@@ -27,7 +28,7 @@ def verdicts(version: str, cases: dict[str, list[str]], mode: str = "") -> dict[
         path = folder / f"{name}.sql"
         path.write_text("".join(s.rstrip().rstrip(";") + ";\n" for s in statements), encoding="utf-8")
         files.append(str(path))
-    done = subprocess.run(["java", "-cp", f"{_COMPILED[lib]}:{lib}/*", "Verdict", *([mode] if mode else []), *files],
+    done = subprocess.run(["java", *java_args(version), "-cp", f"{_COMPILED[lib]}:{lib}/*", "Verdict", *([mode] if mode else []), *files],
                           capture_output=True, text=True, timeout=900)
     answers = {}
     for line in done.stdout.splitlines():

@@ -27,7 +27,7 @@ def test_a_version_flinkx_does_not_know_is_one_line_at_flinkx_yaml(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     errors = [line for line in done.stdout.splitlines() if " FX121 " in line]
     assert errors == ["ws/flinkx.yaml:2:16: FX121 flink_version '1.17' is not a Flink version flinkx has facts for "
-                      "(supported: 1.20, 2.3) (use one of them, or add the version's facts (docs/flink-versions.md))"]
+                      "(supported: 1.15, 1.20, 2.3) (use one of them, or add the version's facts (docs/flink-versions.md))"]
     assert "FX302" not in done.stdout + done.stderr
 
 
@@ -38,7 +38,7 @@ def test_every_version_with_facts_has_a_planner_and_back():
     assert set(supported_versions()) == set(TARGETS)
 
 
-@pytest.mark.parametrize("version, release", [("1.20", "1.20.5"), ("2.3", "2.3.0")])
+@pytest.mark.parametrize("version, release", [("1.15", "1.15.4"), ("1.20", "1.20.5"), ("2.3", "2.3.0")])
 def test_jars_that_cannot_be_fetched_are_one_line_and_exit_2(tmp_path, version, release):
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if k not in ("FLINKX_FLINK_HOME", "PIP_FIND_LINKS")}

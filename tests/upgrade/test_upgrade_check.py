@@ -59,7 +59,7 @@ def test_an_unknown_target_is_a_usage_error(tmp_path):
     done = flinkx(workspace(tmp_path), "upgrade-check", "--to", "1.17")
     assert done.returncode == 2
     assert done.stderr.strip() == ("flinkx: error: --to: flink_version '1.17' is not a Flink version flinkx has facts for "
-                                   "(supported: 1.20, 2.3); adding one: docs/flink-versions.md")
+                                   "(supported: 1.15, 1.20, 2.3); adding one: docs/flink-versions.md")
 
 
 def test_fix_to_makes_the_safe_fixes_and_only_those(tmp_path):

@@ -309,7 +309,7 @@ final class DeployClient {
         // and where it goes and which jars it ships are the operator's (--cluster, --jar)
         options.forEach((key, value) -> config.set(ConfigOptions.key(key).stringType().noDefaultValue(), value));
         for (JsonNode key : request.path("remove_keys")) {
-            config.removeKey(key.asText());
+            config.removeConfig(ConfigOptions.key(key.asText()).stringType().noDefaultValue()); // removeKey: 1.16+
         }
         return tenv;
     }

@@ -143,7 +143,7 @@ final class ScriptPlanner {
                     ? (Reflect.call(node, "getKey") != null ? String.valueOf(Reflect.call(node, "getKeyString")) : null)
                     : optional(Reflect.call(node, "getKey"));
             for (String reset : key != null ? Arrays.asList(key) : new ArrayList<>(state.configKeys)) {
-                config.removeKey(reset);
+                config.removeConfig(ConfigOptions.key(reset).stringType().noDefaultValue()); // removeKey: 1.16+
             }
         } else if (name.equals("SqlBeginStatementSet")) {
             if (state.statementSet != null) {

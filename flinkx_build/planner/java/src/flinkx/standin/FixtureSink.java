@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.RuntimeConverter;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -46,7 +44,7 @@ public final class FixtureSink implements DynamicTableSink, SupportsWritingMetad
     @Override
     public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
         if (fixture.collectId == null) {
-            return SinkV2Provider.of(new DiscardingSink<>());
+            return SinkV2Provider.of(RowSink.discarding());
         }
         DataType type = consumed != null ? consumed : fixture.physicalType;
         return SinkV2Provider.of(new Collecting(fixture.collectId, fixture.names(metadataKeys), type,
@@ -83,11 +81,8 @@ public final class FixtureSink implements DynamicTableSink, SupportsWritingMetad
         return "flinkx-standin(" + original + ")"; // Flink's messages name the real connector
     }
 
-    /**
-     * Sink V2 that records each change. It extends DiscardingSink only for the one writer method both 1.20 (a
-     * default method) and 2.x (the abstract one) have, so one source compiles against every target.
-     */
-    public static final class Collecting extends DiscardingSink<RowData> {
+    /** Sink V2 that records each change ({@link RowSink}: the writer's factory method on the target's API). */
+    public static final class Collecting extends RowSink {
         private static final long serialVersionUID = 1L;
         private final String id;
         private final List<String> names;
@@ -102,7 +97,7 @@ public final class FixtureSink implements DynamicTableSink, SupportsWritingMetad
         }
 
         @Override
-        public SinkWriter<RowData> createWriter(WriterInitContext context) {
+        SinkWriter<RowData> writer() {
             converter.open(RuntimeConverter.Context.create(Collecting.class.getClassLoader()));
             return new SinkWriter<RowData>() {
                 @Override

@@ -11,10 +11,8 @@ import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata;
-import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.FunctionContext;
-import org.apache.flink.table.functions.LookupFunction;
 import org.apache.flink.table.types.DataType;
 
 /**
@@ -52,7 +50,7 @@ public class FixtureSource implements ScanTableSource, LookupTableSource, Suppor
     @Override
     public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
         DataType type = producedType();
-        return LookupFunctionProvider.of(new Lookup(new FixtureRows.Split(
+        return KeyLookup.provider(new Lookup(new FixtureRows.Split(
                 fixture.rowsJson, fixture.names(metadataKeys), type, context.createDataStructureConverter(type), 0),
                 keyFields(context)));
     }
@@ -99,7 +97,7 @@ public class FixtureSource implements ScanTableSource, LookupTableSource, Suppor
     }
 
     /** The fixture rows whose lookup key fields equal the probe's key (SQL equality: a NULL key finds nothing). */
-    public static class Lookup extends LookupFunction {
+    public static class Lookup extends KeyLookup {
         private static final long serialVersionUID = 1L;
         final FixtureRows.Split rowsOf;
         private final int[] keyFields;

@@ -1,14 +1,7 @@
 package flinkx.standin;
 
-import java.io.IOException;
-import java.util.Map;
-
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
-import org.apache.flink.runtime.state.KeyedStateBackendParametersImpl;
-import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.StateBackendFactory;
-import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 
 /**
  * Flink's heap state backend with state TTL on the timeline's processing time. Flink reads the time a TTL is
@@ -17,7 +10,7 @@ import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
  * test with a timeline), so a TTL expires when a {@code proctime} step passes it, not when the wall clock does.
  * Each backend it builds is registered under its operator's name ({@link FixtureStates}: keys at a point).
  */
-public final class FixtureStateBackend extends HashMapStateBackend implements StateBackendFactory<FixtureStateBackend> {
+public final class FixtureStateBackend extends TimelineHeapBackend implements StateBackendFactory<FixtureStateBackend> {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -28,16 +21,5 @@ public final class FixtureStateBackend extends HashMapStateBackend implements St
     @Override
     public FixtureStateBackend configure(ReadableConfig config, ClassLoader classLoader) {
         return this;
-    }
-
-    @Override
-    public <K> AbstractKeyedStateBackend<K> createKeyedStateBackend(KeyedStateBackendParameters<K> parameters)
-            throws IOException {
-        String job = parameters.getJobID().toString();
-        AbstractKeyedStateBackend<K> backend = super.createKeyedStateBackend(
-                new KeyedStateBackendParametersImpl<>(parameters).setTtlTimeProvider(() -> FixtureTimeline.now(job)));
-        Map<String, String> variables = parameters.getMetricGroup().getAllVariables();
-        FixtureStates.register(job, variables.getOrDefault("<operator_name>", parameters.getOperatorIdentifier()), backend);
-        return backend;
     }
 }

@@ -17,7 +17,6 @@ import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
-import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.FunctionContext;
@@ -77,7 +76,7 @@ public final class FixtureTimelineSource extends FixtureSource implements Suppor
     @Override
     public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
         DataType type = producedType();
-        return LookupFunctionProvider.of(new AsOfLookup(new FixtureRows.Split(fixture.rowsJson,
+        return KeyLookup.provider(new AsOfLookup(new FixtureRows.Split(fixture.rowsJson,
                 fixture.names(metadataKeys), type, context.createDataStructureConverter(type), 0),
                 keyFields(context), timelineId, table, primaryKey));
     }
