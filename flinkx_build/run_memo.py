@@ -49,9 +49,9 @@ from flinkx_build.incremental.facts import WHOLE_RUN
 from flinkx_build.incremental.store import FactStore
 from flinkx_build.limits import MAX_FILE_BYTES
 from flinkx_build.load.read_once import read_bytes
-from flinkx_build.load.workspace import CONFIG_FILE
-from flinkx_build.load.workspace import _load_config  # the loader's own reading of flinkx.yaml, nothing else
-from flinkx_build.load.workspace import find_workspace
+from flinkx_build.load.root import CONFIG_FILE
+from flinkx_build.load.root import find_workspace
+from flinkx_build.load.root import load_config  # the loader's own reading of flinkx.yaml, nothing else
 from flinkx_build.workspace_model import WorkspaceConfig
 
 FACT = WHOLE_RUN  # versions 2: build files by size, mtime and inode; 3: input files by their stat once settled; 4: always, recent ones checked
@@ -168,7 +168,7 @@ def workspace_config(workspace: Path) -> tuple[Path, WorkspaceConfig] | None:
     try:
         root = find_workspace(workspace)
         problems: list[Diagnostic] = []
-        config = _load_config(root / CONFIG_FILE, root, problems)
+        config = load_config(root / CONFIG_FILE, root, problems)
     except Exception:  # any problem is the full run's to report, with its message
         return None
     return None if problems else (root, config)

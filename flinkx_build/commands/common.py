@@ -10,7 +10,7 @@ import click
 from flinkx_build.commands.console import echo_findings
 from flinkx_build.errors import Diagnostic
 from flinkx_build.errors import UsageError
-from flinkx_build.load.workspace import find_workspace
+from flinkx_build.load.root import find_workspace
 
 if TYPE_CHECKING:
     from collections.abc import Callable

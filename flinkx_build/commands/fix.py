@@ -74,7 +74,7 @@ def command(paths: tuple[Path, ...], fmt: str, show_diff: bool, select: tuple[st
 
 def _fix_for_version(paths: tuple[Path, ...], to_version: str, show_diff: bool) -> None:
     from flinkx_build.commands.upgrade_check import target_version
-    from flinkx_build.load.workspace import find_workspace
+    from flinkx_build.load.root import find_workspace
     from flinkx_build.upgrade.fixes import upgrade_fixes
 
     version = target_version(to_version)

@@ -27,7 +27,7 @@ from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.select import parse_codes
 from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.write import write_fixes
-from flinkx_build.load.workspace import find_workspace
+from flinkx_build.load.root import find_workspace
 
 if TYPE_CHECKING:
     from flinkx_build.lint.changed import Change

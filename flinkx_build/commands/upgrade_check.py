@@ -15,7 +15,7 @@ from flinkx_build.flink_data import ADD_VERSION_DOC
 from flinkx_build.flink_data import UnknownFlinkVersion
 from flinkx_build.flink_data import facts_for
 from flinkx_build.flink_data import unknown_version_message
-from flinkx_build.load.workspace import find_workspace
+from flinkx_build.load.root import find_workspace
 
 
 def target_version(version: str) -> str:

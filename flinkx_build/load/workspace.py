@@ -21,7 +21,6 @@ from flinkx_build.limits import MAX_WORKSPACE_COLUMNS
 from flinkx_build.limits import MAX_WORKSPACE_TABLE_BYTES
 from flinkx_build.limits import budget_crossing
 from flinkx_build.limits import over_budget
-from flinkx_build.load.config import read_config
 from flinkx_build.load.config import scalar_text
 from flinkx_build.load.config import string_map
 from flinkx_build.load.listing import display_path
@@ -45,6 +44,8 @@ from flinkx_build.load.parallel import tables_on_every_core
 from flinkx_build.load.project_memo import header_key
 from flinkx_build.load.project_memo import recall_header
 from flinkx_build.load.project_memo import remember_header
+from flinkx_build.load.root import CONFIG_FILE
+from flinkx_build.load.root import load_config
 from flinkx_build.load.yaml_io import YamlCache
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml
@@ -55,9 +56,7 @@ from flinkx_build.workspace_model import MetaTable
 from flinkx_build.workspace_model import Project
 from flinkx_build.workspace_model import Task
 from flinkx_build.workspace_model import Workspace
-from flinkx_build.workspace_model import WorkspaceConfig
 
-CONFIG_FILE = "flinkx.yaml"
 _PROJECT_KEYS = {"name", "description", "variables"}
 
 
@@ -71,15 +70,6 @@ class Only(NamedTuple):
     whole: frozenset[str]
     tables: frozenset[str]
     borrow: tuple[Path, frozenset[str]] | None = None
-
-
-def find_workspace(start: Path) -> Path:
-    """The folder holding flinkx.yaml: `start` or one of its parents."""
-    start = start.resolve()
-    for folder in [start, *start.parents]:
-        if (folder / CONFIG_FILE).is_file():
-            return folder
-    raise UsageError(f"{display_path(start)}: no {CONFIG_FILE} here or in any parent folder (is this a flinkx workspace?)")
 
 
 Headers = list[tuple[str, tuple[str, str, dict[str, str]]]]  # (folder, (name, description, variables)), in load order
@@ -106,7 +96,7 @@ def load_workspace(root: Path, use_cache: bool = True, memo_cache: Path | None =
     if not config_path.is_file():
         raise UsageError(f"{display_path(root)}: not a flinkx workspace (no {CONFIG_FILE})")
     diags: list[Diagnostic] = []
-    config = _load_config(config_path, root, diags)
+    config = load_config(config_path, root, diags)
     cache_root = versioned_cache_root(root, config.cache_dir) if use_cache else None
     cache = YamlCache.under(cache_root)
     projects: dict[str, Project] = {}
@@ -173,18 +163,6 @@ class ColumnBudget:
         self.total += len(table.columns)
         if self.total > MAX_WORKSPACE_COLUMNS:
             _within_budget(over_budget(table.loc.path, self.total, MAX_WORKSPACE_COLUMNS, "meta-table columns"), self.memos)
-
-
-def _load_config(path: Path, root: Path, diags: list[Diagnostic]) -> WorkspaceConfig:
-    shown = display_path(path)
-    outside = outside_diagnostic(path, root, shown, "FX100")
-    if outside:
-        diags.append(outside)
-        return WorkspaceConfig()
-    data, errors = load_yaml(path, shown)
-    # every problem with flinkx.yaml stops the command (exit 2): report them all as FX100
-    diags.extend(Diagnostic(d.path, d.line, d.col, "FX100", d.message, d.hint) for d in errors)
-    return read_config(data, shown, root, diags)
 
 
 def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:

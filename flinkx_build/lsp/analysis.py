@@ -26,11 +26,11 @@ from flinkx_build.lint.planner_pass import CODE as PLANNER_CODE
 from flinkx_build.lint.planner_pass import PlannerPass
 from flinkx_build.lint.run import lint_task
 from flinkx_build.lint.run import lint_workspace
+from flinkx_build.load.root import CONFIG_FILE
+from flinkx_build.load.root import find_workspace
 from flinkx_build.load.tables import load_function
 from flinkx_build.load.tables import load_table
-from flinkx_build.load.workspace import CONFIG_FILE
 from flinkx_build.load.workspace import display_path
-from flinkx_build.load.workspace import find_workspace
 from flinkx_build.load.yaml_io import NO_CACHE
 from flinkx_build.load.yaml_io import load_yaml
 from flinkx_build.pipeline import Session

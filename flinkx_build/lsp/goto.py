@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flinkx_build.load.workspace import CONFIG_FILE
+from flinkx_build.load.root import CONFIG_FILE
 from flinkx_build.load.yaml_io import item_loc
 from flinkx_build.load.yaml_io import key_loc
 from flinkx_build.load.yaml_io import load_yaml

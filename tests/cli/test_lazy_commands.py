@@ -49,6 +49,8 @@ def test_a_replayed_build_imports_neither_sqlfluff_nor_networkx(tmp_path):
     assert again.returncode == 0
     # nor rich (piped: nothing to colour) nor the process pools (nothing to fork)
     assert not _imported(again.stderr) & {"sqlfluff", "networkx", "rich", "concurrent"}
+    # nor the loader (its memos, meta-table reader and pool): flinkx.yaml is read by `load/root.py` alone
+    assert "flinkx_build.load.workspace" in _modules(first.stderr) and "flinkx_build.load.workspace" not in _modules(again.stderr)
     assert again.stdout == first.stdout and "flinkx: built " in again.stderr
 
 
@@ -80,9 +82,14 @@ def test_a_build_after_an_edit_that_keeps_the_graph_does_not_import_networkx(tmp
     assert compiled.is_file()
 
 
+def _modules(importtime: str) -> set[str]:
+    """Module names in `python -X importtime` output."""
+    return {line.rsplit("|", 1)[1].strip() for line in importtime.splitlines() if line.startswith("import time:")}
+
+
 def _imported(importtime: str) -> set[str]:
     """Top-level package names in `python -X importtime` output."""
-    return {line.rsplit("|", 1)[1].strip().split(".")[0] for line in importtime.splitlines() if line.startswith("import time:")}
+    return {name.split(".")[0] for name in _modules(importtime)}
 
 
 def test_a_mistyped_command_says_what_was_meant(cli):
