@@ -42,7 +42,8 @@ def test_results_come_in_order_and_an_early_stop_runs_only_the_chunks_already_qu
             seen.append(result)
             if len(seen) == 6:
                 break
-        workers = {int(m.read_text()) for m in tmp_path.iterdir()}
+    # read once the pool is closed: a mark read while its chunk still ran could be empty (seen under load)
+    workers = {int(m.read_text()) for m in tmp_path.iterdir()}
     # the first two chunks were read; at most the window's chunks (and one being queued) ran beyond them
     assert seen == [i * i for i in range(6)]
     assert len(list(tmp_path.iterdir())) <= (2 + 4 + 1) * 4
