@@ -163,9 +163,9 @@ def _incremental(memo: BuildMemo, workspace: Path, mode: str | None, parser, sta
     write_build(out_dir, made.written, made.manifest, workspace_root=memo.root, spare=spare_path(cache_root, out_dir),
                 unchanged=made.kept)
     outputs = made.outputs
-    if verbose():
+    if verbose():  # what the replay says of a file it keeps, and a whole build of one it writes
         for rel in outputs:
-            echo_progress(f"wrote {out_dir / rel}")
+            echo_progress(f"{'wrote' if rel in made.written else 'unchanged'} {out_dir / rel}")
     projects_built = len({rel.split("/")[0] for rel in outputs})
     echo_summary(f"flinkx: built {len(outputs)} tasks of {projects_built} projects into {out_dir} ({time.perf_counter() - started:.1f} s)", ok=True)
     kept = {rel: sig for rel, sig in record.files.items() if rel in made.kept}  # the same inodes: linked, never written

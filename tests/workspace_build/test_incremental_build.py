@@ -143,3 +143,19 @@ def test_an_edited_output_makes_the_build_whole(tmp_path, monkeypatch, answered)
     assert _build(ws, monkeypatch)[0] == 0 and answered[-1] is False  # the folder is not the one recorded
     after = _tree(ws / "build")
     assert after["dim/sync_dim_user.sql"] == before["dim/sync_dim_user.sql"]
+
+
+def test_verbose_says_which_files_it_wrote_and_which_it_kept(tmp_path, monkeypatch, answered):
+    ws = shutil.copytree(EXAMPLE, tmp_path / "ws", ignore=shutil.ignore_patterns("build", ".flinkx-cache"))
+    assert _build(ws, monkeypatch)[0] == 0
+    _append(TASK, "-- a comment\n")(ws)
+    code, lines = _build(ws, monkeypatch, "-v")
+    assert code == 0 and answered[-1] is True
+    said: dict[str, list[str]] = {"wrote": [], "unchanged": []}
+    for line in lines:
+        verb, _, path = line.partition(" ")
+        if verb in said:
+            said[verb].append(Path(path).relative_to(ws / "build").as_posix())
+    assert said["wrote"] == ["dws/order_stats_1m.sql"]  # the one task edited
+    others = sorted(rel for rel in _tree(ws / "build") if rel.endswith(".sql") and rel != "dws/order_stats_1m.sql")
+    assert said["unchanged"] == others  # every other task's file, kept
