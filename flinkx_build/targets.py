@@ -63,9 +63,9 @@ class Target:
 
 
 TARGETS: dict[str, Target] = {
-    # Huawei DLI's Flink 1.15: its planner (docs/targets.md: test and deploy do not run on it yet)
+    # Huawei DLI's Flink 1.15: its planner and runtime (docs/targets.md: deploy does not run on it yet)
     "1.15": Target("1.15", "1.15.4", SDIST, "f4f622f55198073ee1be7db14ae2efe89af1a6fc9e4da8bc6e4759d7fa84f58a",
-                   234, (17, 17), frozenset({"lint", "validate", "upgrade-check"}), driver_api="1.15",
+                   234, (17, 17), COMMANDS - {"deploy"}, driver_api="1.15",
                    sdist_stem="apache-flink-libraries", jvm_args=JAVA17_OPENS),
     "1.20": Target("1.20", "1.20.5", SDIST, "e6aee62ea1a1fe7b32e28894ad079f3f1a50a372a4caac3df52405267f4228c8",
                    232, (17, 21)),

@@ -50,13 +50,20 @@ public final class TestExecutor implements PipelineExecutorFactory, PipelineExec
                 MiniClusterJobClient.JobFinalizationBehavior.NOTHING));
     }
 
-    /** What the MiniCluster takes: a JobGraph on 1.20, the stream graph itself on 2.x (it builds the JobGraph). */
+    /** What the MiniCluster takes: a JobGraph on 1.20 (and on 1.15, made without the class loader), the stream
+     *  graph itself on 2.x (it builds the JobGraph). */
     private static Object executionPlan(Pipeline pipeline, Configuration configuration, ClassLoader loader)
             throws Exception {
         try {
             return PipelineExecutorUtils.class.getMethod("getJobGraph", Pipeline.class, Configuration.class,
                     ClassLoader.class).invoke(null, pipeline, configuration, loader);
         } catch (NoSuchMethodException e) {
+            try {
+                return PipelineExecutorUtils.class.getMethod("getJobGraph", Pipeline.class, Configuration.class)
+                        .invoke(null, pipeline, configuration);
+            } catch (NoSuchMethodException notOneFifteen) {
+                // 2.x: below
+            }
             Object graph = PipelineExecutorUtils.class.getMethod("getStreamGraph", Pipeline.class, Configuration.class)
                     .invoke(null, pipeline, configuration);
             Reflect.call(graph, "serializeUserDefinedInstances"); // as 2.x's LocalExecutor does before submitting

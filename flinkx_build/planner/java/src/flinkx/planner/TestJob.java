@@ -155,6 +155,7 @@ final class TestJob {
         EnvironmentSettings.Builder builder = EnvironmentSettings.newInstance().withConfiguration(target);
         builder = "batch".equals(test.path("mode").asText()) ? builder.inBatchMode() : builder.inStreamingMode();
         TableEnvironmentInternal tenv = (TableEnvironmentInternal) TableEnvironment.create(builder.build());
+        JobRuntime.point(tenv, TestExecutor.NAME);
         Configuration config = tenv.getConfig().getConfiguration();
         Iterator<Map.Entry<String, JsonNode>> settings = test.path("config").fields();
         while (settings.hasNext()) {

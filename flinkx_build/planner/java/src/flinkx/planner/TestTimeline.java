@@ -41,6 +41,10 @@ final class TestTimeline {
         SETTINGS.put("execution.checkpointing.unaligned.enabled", "false");
         SETTINGS.put("state.backend.type", FixtureStateBackend.class.getName());
         SETTINGS.put("restart-strategy.type", "none");
+        // the same two options by the names 1.15 reads (1.17 renamed them; 1.20 and 2.x still read these as
+        // deprecated keys of the same options, with the same values)
+        SETTINGS.put("state.backend", FixtureStateBackend.class.getName());
+        SETTINGS.put("restart-strategy", "none");
     }
 
     private TestTimeline() {}
@@ -74,6 +78,7 @@ final class TestTimeline {
             }
         }
         timeline.release(timeline.steps().size()); // the input ends: the final watermark, then the job finishes
+        JobRuntime.finish(cluster, client, deadline);
         return true;
     }
 
