@@ -95,7 +95,8 @@ def changed_reach(session: Session, change: Change) -> Reach | None:
         seeds.extend(links.seeds_of(rel, change.base_bytes))
     found = reached(seeds, links.users, links.readers, links.writes)
     chosen = [t for t in tasks if task_node(t.key) in found]
-    partners = [t for t in tasks if t.key in links.partners(chosen) and task_node(t.key) not in found]
+    partner_keys = links.partners(chosen)  # once: in the comprehension's test it was made again for every task
+    partners = [t for t in tasks if t.key in partner_keys and task_node(t.key) not in found]
     shown = {display_path(ws.root / rel) for rel in change.paths} | {t.display_path for t in chosen}
     return Reach(chosen, partners, frozenset(shown))
 

@@ -121,6 +121,17 @@ def test_a_shared_sink_names_the_writer_the_change_does_not_reach(example):
     assert any("order_stats_1m.sql" in d.message for d in shared)
 
 
+def test_the_partners_are_searched_once(example, monkeypatch):
+    """The partner search scans every task and meta table: at 10,000 tasks it ran once per task (minutes)."""
+    from flinkx_build.lint import changed
+
+    calls = []
+    real = changed._Links.partners
+    monkeypatch.setattr(changed._Links, "partners", lambda self, chosen: calls.append(1) or real(self, chosen))
+    _task_edit(example)
+    assert _reached(example) is not None and len(calls) == 1
+
+
 def test_an_unchanged_workspace_reaches_nothing_and_is_clean(example):
     reach = _reached(example)
     assert reach is not None and reach.tasks == [] and reach.paths == frozenset()
