@@ -131,8 +131,11 @@ class Project:
     tables: dict[str, list[MetaTable]] = field(default_factory=dict)
     functions: dict[str, Function] = field(default_factory=dict)  # key: lower-case name
     tasks: dict[str, Task] = field(default_factory=dict)
-    # stems of table files that did not load (their YAML error is the finding: no "unknown table" cascade)
+    # stems of table files that did not load or were refused, and names of tables whose YAML has an error (that error is
+    # the finding: no "unknown table" or column cascade in the tasks that name them)
     unloadable_tables: set[str] = field(default_factory=set)
+    # the same for function files: a call to one says nothing of its own ("unknown function")
+    unloadable_functions: set[str] = field(default_factory=set)
 
 
 @dataclass

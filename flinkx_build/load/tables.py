@@ -167,7 +167,7 @@ def load_table(ws: Workspace, project: Project, path: Path, shown: str, diags: l
         kind = "stream"
     options, option_locs = reader.options(data, "with")
     ttype = values.text(data, "type", "type") or options.get("connector") or options.get("type") or ""
-    if not ttype:
+    if not ttype and "type" not in values.refused:  # a 'type' that is no text is already its own finding
         reader.error(loc, "FX102", f"meta table '{name}' has no 'type' (and no 'with.connector')")
     mismatch = connector_mismatch(ttype, options.get("connector", ""))
     if mismatch and "connector" in option_locs:

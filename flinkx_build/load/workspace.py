@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from flinkx_build.cache_version import versioned_cache_root
@@ -284,6 +285,11 @@ def read_task_file(path: Path, shown: str, memo: LoadMemo) -> tuple[str | None, 
     return (None, problem) if problem or text is None else (text, None)
 
 
+def _refused_stems(found: list[Diagnostic]) -> set[str]:
+    """The names of the files a folder listing refused with an error (a link out of the workspace, ...)."""
+    return {PurePosixPath(d.path).stem.lower() for d in found if d.is_error}
+
+
 class TableFiles(NamedTuple):
     """A project's meta-table files keyed for the memo, and what listing its tables folder found."""
 
@@ -306,11 +312,17 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
     `columns`: the workspace's column budget (FX179), counted in that order."""
     prefix = table_files.prefix
     diags.extend(table_files.found)  # where a serial walk of the tables folder put them
+    project.unloadable_tables.update(_refused_stems(table_files.found))
     for file in table_files.files:
+        before = len(diags)
         table = memo_table(memo, ws, project, file, diags, cache, preloaded.get(file.path))
         if table is None:
             project.unloadable_tables.add(file.path.stem.lower())
             continue
+        if any(d.is_error for d in diags[before:]):
+            # loaded in part (a column or a key dropped): the tasks checked against it would only say the YAML's
+            # mistake again, at their columns (one finding per root cause)
+            project.unloadable_tables.add(table.name.lower())
         same = project.tables.setdefault(table.name, [])
         if any(t.kind == table.kind for t in same):
             diags.append(Diagnostic(table.loc.path, table.loc.line, table.loc.col, "FX105", f"{table.kind} table '{project.name}.{table.name}' is defined twice"))
@@ -318,10 +330,14 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
         same.append(table)
         if columns is not None:
             columns.add(table)
-    function_files = [(f.path, f.shown) for f in yaml_files(project.directory / "functions", ws.root, diags)]
+    listing: list[Diagnostic] = []
+    function_files = [(f.path, f.shown) for f in yaml_files(project.directory / "functions", ws.root, listing)]
+    diags.extend(listing)
+    project.unloadable_functions.update(_refused_stems(listing))
     for file in keyed_files(memo, prefix, "function", function_files):
         function = memo_function(memo, project, file, diags, cache)
         if function is None:
+            project.unloadable_functions.add(file.path.stem.lower())
             continue
         if function.name.lower() in project.functions:
             diags.append(Diagnostic(function.loc.path, function.loc.line, function.loc.col, "FX105", f"function '{project.name}:{function.name}' is defined twice"))

@@ -111,7 +111,7 @@ class BoundTable:
 
 @dataclass
 class BoundFunction:
-    kind: str  # project | local | builtin | external
+    kind: str  # project | local | builtin | external | unloaded (a project function whose YAML did not load) | error
     key: str = ""  # function key for project functions
 
 
@@ -287,9 +287,10 @@ class AnalysedTask:
 
     @property
     def unloaded(self) -> list[str]:
-        """The tables it names whose YAML did not load: the task is neither compiled nor planned until they
+        """The tables and functions it names whose YAML did not load: the task is neither compiled nor planned until they
         load, and says nothing of its own about them (the YAML's error is the one finding)."""
-        return [t.key for s in self.statements for t in s.tables if t.kind == "unloaded"]
+        return ([t.key for s in self.statements for t in s.tables if t.kind == "unloaded"]
+                + [f"function {i}" for s in self.statements for i, f in enumerate(s.functions) if f.kind == "unloaded"])
 
     def queries(self) -> Iterator[tuple[AnalysedStatement, ir.StatementQuery]]:
         """Each statement that has a query structure, with it."""

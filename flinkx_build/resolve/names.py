@@ -80,7 +80,8 @@ def choose_candidate(lookup: TableLookup, table_type: str | None, first_pos: Pos
 
 
 def find_function(ws: Workspace, current: str, project: str | None, name: str, local_functions: set[str], pos: Pos, path: str, diags: list[Diagnostic]) -> tuple[str, Function | None]:
-    """("project", fn) | ("local", None) | ("builtin", None) | ("error", None), by seed 000's rules."""
+    """("project", fn) | ("local", None) | ("builtin", None) | ("unloaded", None) (a function file that did not load) |
+    ("error", None), by seed 000's rules."""
     key = name.lower()
     if project is not None:
         proj = ws.projects.get(project)
@@ -89,6 +90,8 @@ def find_function(ws: Workspace, current: str, project: str | None, name: str, l
             return "error", None
         if key in proj.functions:
             return "project", proj.functions[key]
+        if key in proj.unloadable_functions:
+            return "unloaded", None  # its YAML's error is the one finding
         names = [f.name for f in proj.functions.values()]
         # the same name in another project first (`ods:parse_ua` for `dim:parse_ua`), then a near one here, then elsewhere
         exact, near = _in_other_projects(ws, project, name, lambda p: {f.name: f for f in p.functions.values()}, ":")
@@ -100,6 +103,8 @@ def find_function(ws: Workspace, current: str, project: str | None, name: str, l
     proj = ws.projects.get(current)
     if proj is not None and key in proj.functions:
         return "project", proj.functions[key]
+    if proj is not None and key in proj.unloadable_functions:
+        return "unloaded", None
     if name.upper() in builtin_functions(ws.config.flink_version):
         return "builtin", None
     elsewhere = versions_with_function(name)

@@ -17,6 +17,7 @@ from flinkx_build.resolve.effective import parse_watermark
 from flinkx_build.resolve.effective import split_columns
 from flinkx_build.resolve.names import TableLookup
 from flinkx_build.resolve.names import choose_candidate
+from flinkx_build.resolve.names import did_not_load
 from flinkx_build.resolve.names import find_table
 from flinkx_build.workspace_model import Workspace
 
@@ -54,6 +55,8 @@ def collect_settings(ws: Workspace, current: str, statements: list[ParsedStateme
             find_table(ws, current, project, name, option.pos, path, diags)
             continue
         project, name, rest = target
+        if did_not_load(ws, current, project, name):
+            continue  # its YAML has an error: that is the finding, and its columns are not known
         lookup = find_table(ws, current, project, name, option.pos, path, diags)
         if lookup is None:
             continue

@@ -88,7 +88,7 @@ def name_parts(ws: Workspace) -> list[list]:
 
 def project_names(project: Project) -> list:
     tables = sorted([n, t.kind] for n, same in project.tables.items() for t in same)
-    return [project.name, tables, sorted(project.functions), sorted(project.unloadable_tables)]
+    return [project.name, tables, sorted(project.functions), sorted(project.unloadable_tables), sorted(project.unloadable_functions)]
 
 
 def names_hash(parts: list[list]) -> str:

@@ -3,7 +3,8 @@
 `corpus/manifest.json` lists the cases (issue 12's list and more): which
 file of `base/` is replaced, by what (a corpus file, generated text, or a
 symlink out of the workspace), and the finding it must produce: code,
-line and column, and build's exit code. Every case also goes through lint,
+line and column, and build's exit code; build and lint print that one finding
+and no other (one mistake, one line). Every case also goes through lint,
 explain and graph, which must behave (see `harness`).
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.robustness.harness import FINDING
 from tests.robustness.harness import every_command
 from tests.robustness.harness import finding_at
 from tests.robustness.harness import problems
@@ -76,6 +78,10 @@ def test_bad_input_gives_one_finding_at_its_place(case, cli, tmp_path):
         reporting += [r for r in runs if r.args == ("lint", ".", target) and case["exit"] != 2 and target.isprintable()]
         for outcome in reporting:
             assert finding_at(outcome, case["code"], case["line"], case["col"]), (outcome.args, outcome.lines)
+    # one seeded mistake, one line (issue 44): nothing derived from it is reported beside it
+    for outcome in (build, lint):
+        found = [line for line in outcome.lines if FINDING.match(line)]
+        assert len(found) == (1 if case["code"] else 0), (outcome.args, found)
     for outcome in runs:
         assert SECRET not in outcome.stdout + outcome.stderr  # nothing read through a link out
     assert not (Path("/tmp") / "flinkx-pwned").exists()

@@ -61,8 +61,9 @@ def test_a_retyped_column_reaches_the_cached_findings(ws):
     _summaries(ws)
     table = ws / "projects/dim/tables/dim_user.yaml"
     text = table.read_text()
-    assert "user_id" in text
-    table.write_text(text.replace("name: user_id", "name: user_key", 1))
+    assert "name: phone," in text
+    # not the key: a primary key naming no column is the YAML's own error, and its readers then say nothing
+    table.write_text(text.replace("name: phone,", "name: phone_no,", 1))
     _, after = _summaries(ws)
     _, fresh = _summaries(ws, use_cache=False)
     assert after == fresh

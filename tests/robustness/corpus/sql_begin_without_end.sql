@@ -1,2 +1,2 @@
 BEGIN STATEMENT SET;
-INSERT INTO dim.user_orders SELECT order_id, order_id, amount FROM orders;
+INSERT INTO dim.dim_user SELECT user_id, order_id FROM orders;
