@@ -6,7 +6,6 @@ import pytest
 
 from flinkx_build.checks.lookup_operands import _clash
 from flinkx_build.flink_types import parse_type
-from flinkx_build.planner.session import open_planner
 from flinkx_build.targets import TARGETS
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
@@ -14,6 +13,7 @@ from tests.helpers import edited_example
 from tests.helpers import one_verdict
 from tests.planner.conftest import jars_23  # noqa: F401 - the session fixture: Flink 2.3's jars
 from tests.planner.conftest import needs_planner
+from tests.planner.conftest import planners  # noqa: F401 - the module fixture: every target's planner
 
 TYPES = {"i": "INT", "b": "BIGINT", "d": "DOUBLE", "m": "DECIMAL(10, 2)", "s": "STRING", "ts": "TIMESTAMP(3)", "dt": "DATE",
          "bo": "BOOLEAN", "by": "BYTES", "tm": "TIME", "ltz": "TIMESTAMP_LTZ(3)"}
@@ -23,14 +23,6 @@ DIM = f"CREATE TEMPORARY TABLE d ({COLUMNS}, PRIMARY KEY (c_i) NOT ENFORCED) WIT
 SINK = "CREATE TEMPORARY TABLE s (x INT) WITH ('connector' = 'print')"
 PAIRS = [(a, b) for a in TYPES for b in TYPES if a != b]
 ENRICH = "projects/dwd/tasks/orders/enrich_orders.sql"
-
-
-@pytest.fixture(scope="module")
-def planners(jars_23):
-    opened = {version: open_planner(version, fetch=False) for version in TARGETS}
-    yield opened
-    for planner in opened.values():
-        planner.close()
 
 
 @pytest.mark.flink

@@ -11,7 +11,6 @@ import pytest
 
 from flinkx_build.compile.flink_messages import SHAPES
 from flinkx_build.compile.flink_messages import shape_of
-from flinkx_build.planner.session import open_planner
 from flinkx_build.targets import TARGETS
 from flinkx_build.validate.contract import CompiledStatement
 from flinkx_build.validate.contract import ScriptToValidate
@@ -106,14 +105,6 @@ RECORDED: dict[str, str] = {
 def _script(name: str, statements: list[str]) -> ScriptToValidate:
     compiled = tuple(CompiledStatement(sql, 1 + 3 * i, 1, "other", (1 + 3 * i, 1)) for i, sql in enumerate(statements))
     return ScriptToValidate(f"p/{name.replace(' ', '_')}", f"{name}.sql", compiled, UDFS)
-
-
-@pytest.fixture(scope="module")
-def planners(jars_23):
-    opened = {version: open_planner(version, fetch=False) for version in TARGETS}
-    yield opened
-    for planner in opened.values():
-        planner.close()
 
 
 def test_every_shape_has_an_example_or_a_recorded_message():
