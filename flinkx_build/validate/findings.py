@@ -113,9 +113,10 @@ def missing_objects(message: str) -> tuple[set[str], set[str]]:
 
 
 _COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.DOTALL)
+# the task's comments above a statement are part of its text: a CREATE after them is still a CREATE
 _CREATED_NAME = re.compile(
-    r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?(?:TABLE|VIEW)\s+"
-    r"(?:IF\s+NOT\s+EXISTS\s+)?([`\w.]+)", re.IGNORECASE)
+    r"^(?:\s+|--[^\n]*|/\*.*?\*/)*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?(?:TABLE|VIEW)\s+"
+    r"(?:IF\s+NOT\s+EXISTS\s+)?([`\w.]+)", re.IGNORECASE | re.DOTALL)
 
 
 def statement_sql(stmt: CompiledStatement) -> str:
