@@ -178,7 +178,7 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
     # one scandir: a project folder is known a folder, and not a link, by its entry (a stat each was a
     # tenth of loading 3,000 project headers)
     with os.scandir(projects_dir) as scan:
-        entries = sorted((projects_dir / e.name, e.is_symlink(), e.is_dir()) for e in scan)
+        entries = sorted((projects_dir / e.name, e.is_symlink(), _is_folder(e)) for e in scan)
     diags.extend(loops([p for p, link, _ in entries if link]))
     for folder, link, _ in (e for e in entries if e[2]):
         problem = entry_outside_diagnostic(folder, root, lambda: display_path(folder)) if link or folder.name == ".git" else None
@@ -189,6 +189,14 @@ def _project_dirs(projects_dir: Path, root: Path, diags: list[Diagnostic]) -> li
             continue
         folders.append(folder)
     return folders
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    """A folder, or a link to one; a link that cannot be followed (a loop: ELOOP) is not, and `loops` reports it."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _with_borrowed(dirs: list[Path], root: Path, only: Only | None, diags: list[Diagnostic]) -> list[tuple[Path, Path]]:
