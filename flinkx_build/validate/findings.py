@@ -113,9 +113,11 @@ def missing_objects(message: str) -> tuple[set[str], set[str]]:
 
 
 _COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.DOTALL)
-# the task's comments above a statement are part of its text: a CREATE after them is still a CREATE
+# the task's comments above a statement are part of its text: a CREATE after them is still a CREATE. Possessive
+# (`*+`, never given back: CREATE starts with none of them): `(\s+|--...)*` backtracked exponentially over many
+# blank lines or a '-- -----' banner before a statement that is not a CREATE (measured: 22 blanks, 0.33 s)
 _CREATED_NAME = re.compile(
-    r"^(?:\s+|--[^\n]*|/\*.*?\*/)*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?(?:TABLE|VIEW)\s+"
+    r"^(?:\s|--[^\n]*|/\*.*?\*/)*+CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+)?(?:TABLE|VIEW)\s+"
     r"(?:IF\s+NOT\s+EXISTS\s+)?([`\w.]+)", re.IGNORECASE | re.DOTALL)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,17 @@ def test_validate_points_at_the_task_token_and_the_yaml_line(tmp_path):
     # the `note` column's entry (line 5), and no compiled-file line numbers in the text
     assert ddl.startswith("ws/projects/p/tables/bad_type.yaml:5:"), ddl
     assert "line 7" not in ddl and "FX300 Flink's parser does not expect" in ddl, ddl
+
+
+def test_the_created_name_skips_comments_and_never_backtracks_over_blanks_or_dashes():
+    """A failed CREATE under the task's comments is still one (its later 'not found' is not repeated); the
+    leading blanks and comments are matched without backtracking (exponential before: many blank lines or a
+    banner of dashes above a statement that is not a CREATE)."""
+    from flinkx_build.validate.findings import created_name
+
+    assert created_name("-- a\n/* b\n c */\n  CREATE TEMPORARY VIEW `p`.paid AS SELECT 1") == "paid"
+    assert created_name("SELECT 1 -- CREATE VIEW x") is None
+    started = time.perf_counter()
+    assert created_name(" " * 5_000 + "SELECT 1") is None
+    assert created_name("-- " + "-" * 5_000 + "\nSELECT 1") is None
+    assert time.perf_counter() - started < 10  # a hang guard: linear, milliseconds
