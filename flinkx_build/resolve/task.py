@@ -67,6 +67,10 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
     local_tables: set[str] = set()
     local_functions: set[str] = set()
     databases: set[str] = set()  # Flink databases the task creates or uses: `db.tbl` is Flink's, not `project.tbl`
+    # catalogs the task creates with a factory that is not Flink's (FX195 refuses the CREATE): after `USE CATALOG`
+    # of one, a name is that catalog's table, which no flinkx command sees; "unknown table" would be a cascade
+    unseen_catalogs: set[str] = set()
+    in_unseen_catalog = False
     meta_refs: list[tuple[AnalysedStatement, TableRef, MetaTable]] = []
     firsts = first_uses(parsed)
     in_set = None  # the BEGIN STATEMENT SET that is open
@@ -84,7 +88,15 @@ def resolve_task(ws: Workspace, task: Task, parsed: list[ParsedStatement], mode:
         elif stmt.kind == "set_option":
             rs.emit = stmt.set_option is not None and is_flink_config(ws, task.project, stmt.set_option)
         databases |= task_database(stmt)
+        catalog = task_catalog(stmt)
+        if catalog is not None and stmt.loads_code:
+            unseen_catalogs.add(catalog[1])
+        elif catalog is not None and catalog[0] == "use":
+            in_unseen_catalog = catalog[1] in unseen_catalogs
         for ref in stmt.tables:
+            if in_unseen_catalog and ref.name not in stmt.ctes and ref.name not in local_tables:
+                rs.tables.append(BoundTable("external", ".".join(ref.parts)))
+                continue
             rs.tables.append(_bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags, databases))
         if stmt.kind in ("create_table", "create_view") and stmt.defines:
             local_tables.add(stmt.defines)
@@ -215,6 +227,20 @@ def task_database(stmt: ParsedStatement) -> set[str]:
     else:
         return set()
     return {rest[0].split(".")[-1].strip("`").lower()} if rest else set()
+
+
+def task_catalog(stmt: ParsedStatement) -> tuple[str, str] | None:
+    """("create", name) for `CREATE [OR REPLACE] CATALOG [IF NOT EXISTS] name`, ("use", name) for `USE CATALOG name`
+    (the name in lower case), else None."""
+    words = strip_comments(stmt.source).replace(";", " ").split()
+    upper = [w.upper() for w in words]
+    if upper[:2] == ["USE", "CATALOG"] and len(words) > 2:
+        return "use", words[2].strip("`").lower()
+    head = 4 if upper[:4] == ["CREATE", "OR", "REPLACE", "CATALOG"] else 2 if upper[:2] == ["CREATE", "CATALOG"] else 0
+    if not head:
+        return None
+    rest = words[head + 3:] if upper[head:head + 3] == ["IF", "NOT", "EXISTS"] else words[head:]
+    return ("create", rest[0].split("(")[0].strip("`").lower()) if rest else None
 
 
 def _bind_table(ws, task, stmt, ref, local_tables, table_types, firsts, meta_refs, rs, diags, databases=frozenset()) -> BoundTable:
