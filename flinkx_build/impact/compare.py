@@ -248,8 +248,9 @@ def compare(base: Snapshot, head: Snapshot) -> ImpactResult:
     base_load = {(d.code, d.message) for d in base.load_errors} | base.quiet_load_keys
     new_load = [d for d in head.load_errors if (d.code, d.message) not in base_load and d.is_error]
     for task, facts in sorted(head.tasks.items()):
-        used = [head.tables[n] for n in facts.reads | facts.writes if n in head.tables]
-        found = [d for d in new_load if any(t.loc.path == d.path for t in used)]
+        used = {head.tables[n].loc.path for n in facts.reads | facts.writes if n in head.tables}
+        used |= {path for n in facts.unloaded for path in head.unloaded_paths.get(n.lower(), ())}
+        found = [d for d in new_load if d.path in used]
         if found:
             relation = impacts[task].relation if task in impacts else "direct"
             hit(task, relation, BREAKING, None, [f"Flink will reject it: {d.path}:{d.line}:{d.col}: {d.code} {d.message}" for d in found[:3]])
@@ -340,8 +341,8 @@ def _changes(base: Snapshot, head: Snapshot) -> list[Change]:
                 out.append(Change(node, kind, new.project, "modified", head.source(node), details))
             elif base.source(node) != head.source(node):
                 out.append(Change(node, kind, h_map[node].project, "moved", f"{base.source(node)} -> {head.source(node)}", ["no semantic change"]))
-    known_before = set(base.tables) | set(base.functions)
-    known_after = set(head.tables) | set(head.functions)
+    known_before = {n.lower() for n in (*base.tables, *base.functions)}
+    known_after = {n.lower() for n in (*head.tables, *head.functions)}
     for node in sorted(set(base.tasks) | set(head.tasks)):
         old_t, new_t = base.tasks.get(node), head.tasks.get(node)
         if old_t is None or new_t is None:
@@ -357,10 +358,11 @@ def _rebound(old: TaskFacts, new: TaskFacts, known_before: set[str], known_after
 
     Bindings gained from an added node or lost with a removed one are that
     node's change (its users are hit directly), not the task's.
-    `known_before`/`known_after`: the table and function nodes of the base and the head.
+    `known_before`/`known_after`: the table and function nodes of the base and the head, in lower case.
+    A table whose YAML did not load whole is still the one the name means (`TaskFacts.unloaded`).
     """
-    before = old.reads | old.writes | old.functions
-    after = new.reads | new.writes | new.functions
+    before = {n.lower() for n in old.reads | old.writes | old.functions | old.unloaded}
+    after = {n.lower() for n in new.reads | new.writes | new.functions | new.unloaded}
     return any(n in known_before for n in after - before) or any(n in known_after for n in before - after)
 
 

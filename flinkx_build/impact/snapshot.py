@@ -47,6 +47,7 @@ class TaskFacts:
     functions: set[str]  # function node ids
     columns: dict[str, set[str]]  # table node -> columns read (wildcards included)
     insert_wildcard: set[str]  # table nodes an `INSERT ... SELECT *` passes through
+    unloaded: set[str]  # table nodes it names whose YAML did not load whole (not in reads or writes)
     # table node -> effective definitions, one per variant: resolving the task costs
     # milliseconds, and only the users of a changed table are asked
     load_defs: Callable[[], dict[str, list[TableDef]]] = field(default=dict, repr=False, compare=False)
@@ -102,6 +103,9 @@ class Snapshot:
     reach: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
     # (code, message) of the load errors of projects a scoped snapshot did not load (the same at both sides)
     quiet_load_keys: set[tuple[str, str]] = field(default_factory=set)
+    # a table that did not load whole (its node id in lower case) -> the paths of its YAML as its errors show them:
+    # a task naming it records it apart from its reads and writes (`TaskFacts.unloaded`)
+    unloaded_paths: dict[str, set[str]] = field(default_factory=dict)
 
     def source(self, node: str) -> str:
         return str(self.graph.nodes[node].get("source", "")) if node in self.graph else ""
@@ -145,6 +149,7 @@ def static_snapshot(session: Session, shown_root: Path) -> Snapshot:
     snap.projects = set(ws.projects)
     relocate = _relocator(ws.root, shown_root)
     snap.load_errors = [relocate(d) for d in session.load_diagnostics if d.is_error]
+    snap.unloaded_paths = _unloaded_paths(session, relocate.path)
     for project in ws.projects.values():
         for same_name in project.tables.values():
             for table in same_name:
@@ -162,6 +167,31 @@ def static_snapshot(session: Session, shown_root: Path) -> Snapshot:
         snap.folders = {p.name: p.directory.name for p in ws.projects.values()}
         snap.reach = {task_node(k): (reachable, dep_nodes(deps)) for k, (reachable, deps) in cache.reached.items()}
     return snap
+
+
+def _unloaded_paths(session: Session, shown: Callable[[str], str]) -> dict[str, set[str]]:
+    """Each table that did not load whole -> its YAML's path(s) as its errors show them (`shown`): the file of a
+    table loaded in part, or a file of its project's tables folder named after it (a YAML that did not load
+    names no table)."""
+    errors = [d.path for d in session.load_diagnostics if d.is_error]
+    found: dict[str, set[str]] = {}
+    for project in session.workspace.projects.values():
+        if not project.unloadable_tables:
+            continue
+        loaded = {t.name.lower(): t.loc.path for same in project.tables.values() for t in same}
+        folder = (project.directory / "tables").resolve()
+        for name in project.unloadable_tables:
+            paths = {loaded[name]} if name in loaded else set()
+            paths |= {p for p in errors if Path(p).stem.lower() == name and _under(p, folder)}
+            found[table_node(f"{project.name}.{name}").lower()] = {shown(p) for p in paths}
+    return found
+
+
+def _under(path: str, folder: Path) -> bool:
+    try:
+        return Path(path).resolve().is_relative_to(folder)
+    except OSError:
+        return False
 
 
 def dep_nodes(deps: list[tuple[str, str]]) -> list[str]:
@@ -209,6 +239,7 @@ def _task_facts(summary: TaskSummary, relocate, load_defs: Callable[[], dict[str
         reads={table_node(k) for k in summary.read_keys}, writes={table_node(k) for k in summary.write_keys},
         functions={function_node(k) for k in summary.functions},
         columns=columns, insert_wildcard={table_node(k) for k in summary.insert_wildcard},
+        unloaded={table_node(k) for k in summary.unloaded_tables},
         load_defs=load_defs,
     )
 
@@ -225,13 +256,16 @@ def _relocator(root: Path, shown_root: Path):
             text = text.replace(name, shown)
         return text
 
-    def relocate(diag: Diagnostic) -> Diagnostic:
-        path = Path(diag.path)
+    def where(shown_path: str) -> str:
+        path = Path(shown_path)
         try:  # the folder resolved, not the file: a finding may be about a link (FX171: one that loops)
             rel = (path.parent.resolve() / path.name).relative_to(root)
-            where = display_path(shown_root / rel)
+            return display_path(shown_root / rel)
         except (ValueError, OSError, RuntimeError):  # outside the root, or a folder on the way loops
-            where = unfold(diag.path)
-        return Diagnostic(where, diag.line, diag.col, diag.code, unfold(diag.message), unfold(diag.hint), diag.severity)
+            return unfold(shown_path)
 
+    def relocate(diag: Diagnostic) -> Diagnostic:
+        return Diagnostic(where(diag.path), diag.line, diag.col, diag.code, unfold(diag.message), unfold(diag.hint), diag.severity)
+
+    relocate.path = where  # type: ignore[attr-defined]  # a path alone, as a finding's is shown
     return relocate

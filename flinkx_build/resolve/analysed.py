@@ -286,6 +286,11 @@ class AnalysedTask:
         return not any(d.is_error for d in self.diagnostics)
 
     @property
+    def unloaded_tables(self) -> list[str]:
+        """The meta tables (`project.name`) it names whose YAML did not load whole, each once."""
+        return sorted({t.key for s in self.statements for t in s.tables if t.kind == "unloaded"})
+
+    @property
     def unloaded(self) -> list[str]:
         """The tables and functions it names whose YAML did not load: the task is neither compiled nor planned until they
         load, and says nothing of its own about them (the YAML's error is the one finding)."""

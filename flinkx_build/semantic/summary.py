@@ -81,6 +81,9 @@ class TaskSummary:
     kafka_reads: list[KafkaRead] = field(default_factory=list)
     cdc_readers: list[CdcReader] = field(default_factory=list)
     column_lineage: list[dict[str, str]] = field(default_factory=list)
+    # meta tables it names whose YAML did not load whole: not among its reads and writes (nothing of them is
+    # known), but impact still calls the task broken when its change breaks that YAML
+    unloaded_tables: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -137,6 +140,7 @@ def summarize(rt: AnalysedTask, compiled: str | None, settings: list[str]) -> Ta
         insert_wildcard=sorted(use.insert_wildcard),
         sink_writes=[TableWrite(k, *pos) for k, pos in sinks.items()],
         kafka_reads=kafka, cdc_readers=mysql_cdc_readers(rt), column_lineage=lineage,
+        unloaded_tables=rt.unloaded_tables,
     )
 
 
@@ -262,4 +266,5 @@ def from_json(data: dict[str, Any], root: Path) -> TaskSummary:
         cdc_readers=[CdcReader(str(c["task"]), str(c["table"]), str(c["server"]), (int(c["ids"][0]), int(c["ids"][1])),
                                origin(c["origin"])) for c in data["cdc_readers"]],
         column_lineage=[_text_map(item) for item in data["column_lineage"]],
+        unloaded_tables=[str(t) for t in data["unloaded_tables"]],
     )

@@ -115,6 +115,14 @@ def change_cache_option(r: Repo) -> None:
     r.edit(USERS, 'lookup.partial-cache.max-rows: "10000"', 'lookup.partial-cache.max-rows: "50000"')
 
 
+def key_on_a_missing_column(r: Repo) -> None:
+    r.edit(USERS, "primary_key: [user_id]", "primary_key: [uid]")  # the YAML loads in part: FX151 is its one finding
+
+
+def break_yaml_whole(r: Repo) -> None:
+    r.edit(USERS, "primary_key: [user_id]", "primary_key: [user_id")  # not YAML: no table loads from the file
+
+
 ALL_FAIL = {"breaking": 1, "cross-project": 1, "any": 1, "never": 0}
 NON_BREAKING_CROSS = {"breaking": 0, "cross-project": 1, "any": 1, "never": 0}
 NOTHING = {"breaking": 0, "cross-project": 0, "any": 0, "never": 0}
@@ -216,6 +224,26 @@ SCENARIOS = [
             LAST_T: ("dws", "indirect", "non-breaking", True),
         },
         NON_BREAKING_CROSS,
+    ),
+    # a task naming a table whose YAML does not load says nothing of its own (the YAML's error is the one
+    # finding), yet the change that broke the YAML breaks it: Flink would reject it
+    Scenario(
+        "key a lookup table on a column that is gone", key_on_a_missing_column, {"table.ods.users": "modified"},
+        {
+            ENRICH_T: ("dwd", "direct", "breaking", True),
+            BIG_T: ("dws", "indirect", "non-breaking", True),
+            LAST_T: ("dws", "indirect", "non-breaking", True),
+        },
+        ALL_FAIL,
+    ),
+    Scenario(
+        "break a table's YAML", break_yaml_whole, {"table.ods.users": "removed"},
+        {
+            ENRICH_T: ("dwd", "direct", "breaking", True),
+            BIG_T: ("dws", "indirect", "non-breaking", True),
+            LAST_T: ("dws", "indirect", "non-breaking", True),
+        },
+        ALL_FAIL,
     ),
     Scenario(
         "change an unlocked option", change_cache_option, {"table.ods.users": "modified"},

@@ -101,12 +101,6 @@ def _task_key(node: str) -> str:
 
 
 @pytest.mark.flink
-@pytest.mark.xfail(strict=True, reason=(
-    "known regression since e9e94c7 (one finding per root cause): a task naming a table whose YAML did not load whole "
-    "no longer records that table among its reads and writes (resolve/task.py binds it 'unloaded'), so impact does "
-    "not call it breaking after an edit that breaks the table's YAML (a renamed primary-key column). Open in issue 44's "
-    "follow-up: record unloaded tables in the task's summary and let impact's 'YAML breaks every task using it' rule "
-    "see them"))
 def test_impact_breaking_is_exactly_what_flink_rejects(judged):
     wrong = {}
     for label, (_, theirs, report, _) in judged.items():
