@@ -179,7 +179,10 @@ def _unloaded_paths(session: Session, shown: Callable[[str], str]) -> dict[str, 
         if not project.unloadable_tables:
             continue
         loaded = {t.name.lower(): t.loc.path for same in project.tables.values() for t in same}
-        folder = (project.directory / "tables").resolve()
+        try:
+            folder = (project.directory / "tables").resolve()
+        except (OSError, RuntimeError):  # a folder on the way loops: its files' errors say so
+            folder = project.directory / "tables"
         for name in project.unloadable_tables:
             paths = {loaded[name]} if name in loaded else set()
             paths |= {p for p in errors if Path(p).stem.lower() == name and _under(p, folder)}
@@ -188,9 +191,10 @@ def _unloaded_paths(session: Session, shown: Callable[[str], str]) -> dict[str, 
 
 
 def _under(path: str, folder: Path) -> bool:
-    try:
-        return Path(path).resolve().is_relative_to(folder)
-    except OSError:
+    shown = Path(path)
+    try:  # the file's folder resolved, not the file: it may be a link that loops (FX171)
+        return shown.parent.resolve().is_relative_to(folder)
+    except (OSError, RuntimeError):  # a folder on the way loops
         return False
 
 

@@ -99,19 +99,23 @@ def test_links_in_a_circle_are_each_fx171(cli, ws):
         assert any(line.startswith(f"projects/ods/tables/{name}.yaml:1:1: FX171 ") for line in outcome.lines), outcome.lines
 
 
-@pytest.mark.parametrize("fmt", ["json", "sarif", "markdown"])
-def test_impact_with_a_function_file_that_links_to_itself_reports_fx171(cli, ws, fmt):
-    """Found by the fuzzer: impact placed each finding by resolving its path, which loops for such a link."""
+@pytest.mark.parametrize(("fmt", "rel"), [("json", "projects/dim/functions/date_format.yaml"),
+                                          ("sarif", "projects/dim/functions/date_format.yaml"),
+                                          ("markdown", "projects/dim/functions/date_format.yaml"),
+                                          ("json", "projects/dim/tables/dim_product.yaml")])
+def test_impact_with_a_yaml_file_that_links_to_itself_reports_fx171(cli, ws, fmt, rel):
+    """Found by the fuzzer: impact placed each finding by resolving its path, which loops for such a link;
+    and again (a table's file) when it looked for the YAML of each table that did not load."""
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
     subprocess.run([*git, "init", "-q"], cwd=ws, check=True)
     subprocess.run([*git, "add", "-A"], cwd=ws, check=True)
     subprocess.run([*git, "commit", "-q", "-m", "base"], cwd=ws, check=True)
-    link = ws / "projects/dim/functions/date_format.yaml"
+    link = ws / rel
     link.unlink()
-    link.symlink_to("date_format.yaml")
+    link.symlink_to(link.name)
     outcome = run(cli, ws, "impact", ".", "--base", "HEAD", "--format", fmt)
     assert outcome.exit_code == 1 and behaved(outcome)
-    assert "projects/dim/functions/date_format.yaml" in outcome.stdout and "FX171" in outcome.stdout
+    assert rel in outcome.stdout and "FX171" in outcome.stdout
 
 
 @pytest.mark.parametrize("folder", ["projects/dwd/tasks", "projects/dim/tables", "projects/dwd", "projects"])
