@@ -3,7 +3,7 @@
 The golden files were read line by line against the example tasks: enrich_orders copies
 ods.kafka_orders.user_id into dwd.dwd_orders.user_id (line 32), order_stats_1m and
 category_user_stats count it (AGGREGATION), user_profile_hbase casts it into the row key
-(TRANSFORMATION), peek_order_events copies it into its task-local print table.
+(TRANSFORMATION), peek_order_events hashes it (SHA2) into its task-local print table (TRANSFORMATION).
 """
 from __future__ import annotations
 
