@@ -17,7 +17,8 @@ What each finds, judged by the workspace's `flink_version` (flink_data.facts_for
   `f(a, b)` syntax are counted: those whose name is a parser keyword have special forms
   (`TRIM(BOTH ' ' FROM a)`, `EXTRACT(YEAR FROM ts)`) whose operands are not the written ones.
 * FX498: an enum option of a connector or format in the target's jars given a value it does not
-  accept (datagen's `'fields.id.kind' = 'bogus'`); Flink refuses it when the job starts.
+  accept (datagen's `'fields.id.kind' = 'bogus'`), or a typed one (Duration, Boolean, ...) an empty
+  value; Flink refuses it when the job starts.
 """
 from __future__ import annotations
 
@@ -151,7 +152,8 @@ def _factories(facts: FlinkFacts, options: dict[str, str]) -> Iterator[tuple[Fac
 
 def value_finding(facts: FlinkFacts, options: dict[str, str], key: str, value: str, path: str, pos: Pos,
                   table_type: str = "") -> Diagnostic | None:
-    """FX498 when `key` is an enum option of the table's connector or format and `value` is not one of its values:
+    """FX498 when `key` is an enum option of the table's connector or format and `value` is not one of its values, or
+    a typed option (Duration, Boolean, ...) and `value` is empty:
     the target's jars' factories first, then a connector outside them with documented values (kafka)."""
     spec = spec_for(options, table_type)
     documented = dict(spec.values) if spec is not None else {}
@@ -162,13 +164,24 @@ def value_finding(facts: FlinkFacts, options: dict[str, str], key: str, value: s
         if prefix and not key.startswith(prefix):
             continue
         option = factory.option(key[len(prefix):]) or _column_option(factory, key)
-        if option is None or not option.values or "${" in value:
+        if option is None or "${" in value:
+            continue
+        if not value.strip() and option.type in _PARSED_TYPES:
+            return Diagnostic(path, pos.line, pos.col, "FX498",
+                              f"'{key}' = '{value}' is not a value the {factory.name} {factory.kind} of Flink {facts.version} accepts",
+                              f"an empty {option.type}: write one, or leave the option out for its default")
+        if not option.values:
             continue
         if value.strip().upper() not in {v.upper() for v in option.values}:
             return Diagnostic(path, pos.line, pos.col, "FX498",
                               f"'{key}' = '{value}' is not a value the {factory.name} {factory.kind} of Flink {facts.version} accepts",
                               f"one of: {', '.join(option.values)}")
     return None
+
+
+# option types Flink parses when a factory validates the table (FactoryUtil reads every option it declares, the
+# ones its table does not use too): an empty value is none of theirs (seed 001's `'source.monitor-interval'=''`)
+_PARSED_TYPES = frozenset({"Boolean", "Integer", "Long", "Float", "Double", "Duration", "MemorySize"})
 
 
 def _column_option(factory: FactoryFact, key: str) -> OptionFact | None:
