@@ -10,11 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.facts.jars import flink_lib
-from tests.facts.jars import java_args
 from tests.facts.jars import skip_reason
+from tests.facts.verdict import verdicts
 
-VERDICT = Path(__file__).parents[1] / "fixtures" / "flink_targets" / "Verdict.java"
 VERSIONS = ("1.15", "1.20", "2.3")
 # (connector options in YAML, the option left empty or given a value); filesystem as a sink, datagen as a source
 CASES = {
@@ -67,34 +65,22 @@ def test_a_value_of_the_type_is_quiet(make_workspace, case):
 
 @pytest.mark.flink
 @pytest.mark.parametrize("version", VERSIONS)
-def test_flink_refuses_each_empty_value_and_takes_each_written_one(tmp_path, version):
+def test_flink_refuses_each_empty_value_and_takes_each_written_one(version):
     reason = skip_reason(version)
     if reason:
         pytest.skip(reason)
-    cases = tmp_path / "cases"
-    cases.mkdir()
+    cases = {}
     for case, (options, key, value) in CASES.items():
         with_ = ", ".join(f"'{line.split(': ', 1)[0].strip()}' = '{line.split(': ', 1)[1]}'"
                           for line in options.strip().splitlines())
         for label, written in (("empty", ""), ("written", value)):
             table = f"CREATE TABLE t (id INT, name STRING) WITH ({with_}, '{key}' = '{written}')"
-            if "filesystem" in options:
-                job = "INSERT INTO t SELECT id, name FROM (VALUES (1, 'a')) AS v (id, name)"
-                body = f"{table};\n{job};\n"
-            else:
-                body = (f"{table};\nCREATE TABLE s (id INT, name STRING) WITH ('connector' = 'blackhole');\n"
-                        "INSERT INTO s SELECT id, name FROM t;\n")
-            (cases / f"{case.replace(' ', '_')}-{label}.sql").write_text(body, encoding="utf-8")
-    lib = flink_lib(version)
-    classes = tmp_path / "classes"
-    subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", f"{lib}/*", str(VERDICT)], check=True,
-                   capture_output=True)
-    done = subprocess.run(["java", *java_args(version), "-cp", f"{classes}:{lib}/*", "Verdict",
-                           *map(str, sorted(cases.glob("*.sql")))], capture_output=True, text=True, timeout=600)
-    verdicts = dict(line.split("\t", 1) for line in done.stdout.splitlines() if "\t" in line)
-    assert len(verdicts) == 2 * len(CASES), done.stdout + done.stderr
-    for file, verdict in verdicts.items():
-        if file.endswith("-written.sql"):
-            assert verdict == "OK", (file, verdict)
+            cases[f"{case.replace(' ', '_')}-{label}"] = (
+                [table, "INSERT INTO t SELECT id, name FROM (VALUES (1, 'a')) AS v (id, name)"] if "filesystem" in options
+                else [table, "CREATE TABLE s (id INT, name STRING) WITH ('connector' = 'blackhole')",
+                      "INSERT INTO s SELECT id, name FROM t"])
+    for name, verdict in verdicts(version, cases).items():
+        if name.endswith("-written"):
+            assert verdict == "OK", (name, verdict)
         else:
-            assert verdict.startswith("ERROR") and "Could not parse value ''" in verdict, (file, verdict)
+            assert verdict.startswith("ERROR") and "Could not parse value ''" in verdict, (name, verdict)

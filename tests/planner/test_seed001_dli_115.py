@@ -17,16 +17,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLE
-from tests.facts.jars import flink_lib
-from tests.facts.jars import java_args
 from tests.facts.jars import skip_reason
+from tests.facts.verdict import verdicts
 from tests.planner.conftest import needs_planner
 
 pytestmark = [pytest.mark.flink, needs_planner("1.15")]
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "seed001_dli_115"
 TASKS = FIXTURE / "projects" / "dli" / "tasks"
 EXPECTED = json.loads((FIXTURE / "expected.json").read_text(encoding="utf-8"))
-VERDICT = Path(__file__).parents[1] / "fixtures" / "flink_targets" / "Verdict.java"
 ACCEPTED = {task for task, verdict in EXPECTED["planner"].items() if verdict == "accepts"}
 CLASS_PATH = {task for task, verdict in EXPECTED["planner"].items() if verdict.startswith("rejects (class path)")}
 # the jar DLI ships that the bare distribution lacks, swapped for one it has: what is left is the seed's SQL
@@ -41,19 +39,9 @@ ON_A_SHIPPED_CONNECTOR = {
 }
 
 
-def verdicts(tmp_path: Path, files: list[Path], version: str = "1.15") -> dict[str, str]:
-    lib = flink_lib(version)
-    classes = tmp_path / f"classes-{version}"
-    subprocess.run(["javac", "-nowarn", "-d", str(classes), "-cp", f"{lib}/*", str(VERDICT)], check=True,
-                   capture_output=True)
-    done = subprocess.run(["java", *java_args(version), "-cp", f"{classes}:{lib}/*", "Verdict",
-                           *map(str, files)], capture_output=True, text=True, timeout=600)
-    out = {}
-    for line in done.stdout.splitlines():
-        if "\t" in line and line.split("\t", 1)[0].endswith(".sql"):
-            path, verdict = line.split("\t", 1)
-            out[Path(path).stem] = verdict
-    return out
+def verdicts_of(files: list[Path], version: str = "1.15") -> dict[str, str]:
+    """Flink's verdict on each task file as written (Verdict.java splits its statements)."""
+    return verdicts(version, {path.stem: [path.read_text(encoding="utf-8")] for path in files})
 
 
 def flinkx(ws: Path, *args: str) -> subprocess.CompletedProcess:
@@ -62,8 +50,8 @@ def flinkx(ws: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=900)
 
 
-def test_the_recorded_verdicts_are_115s(tmp_path):
-    found = verdicts(tmp_path, sorted(TASKS.glob("*.sql")))
+def test_the_recorded_verdicts_are_115s():
+    found = verdicts_of(sorted(TASKS.glob("*.sql")))
     assert set(found) == set(EXPECTED["planner"]), found
     for task, recorded in EXPECTED["planner"].items():
         if recorded == "accepts":
@@ -83,7 +71,7 @@ def test_what_only_the_class_path_rejects_plans_on_a_connector_115_ships(tmp_pat
             assert old in text, (task, old)
             text = text.replace(old, new)
         (cases / f"{task}.sql").write_text(text, encoding="utf-8")
-    assert verdicts(tmp_path, sorted(cases.glob("*.sql"))) == {task: "OK" for task in ON_A_SHIPPED_CONNECTOR}
+    assert verdicts_of(sorted(cases.glob("*.sql"))) == {task: "OK" for task in ON_A_SHIPPED_CONNECTOR}
     assert CLASS_PATH - {"hive_catalog", "hive_catalog_second_job"} <= set(ON_A_SHIPPED_CONNECTOR)
 
 
@@ -126,12 +114,12 @@ def test_the_findings_say_the_fix_at_the_token(tmp_path):
 
 
 @pytest.mark.parametrize("version", ["1.20", "2.3"])
-def test_what_115_accepts_the_later_targets_accept_too(tmp_path, version):
+def test_what_115_accepts_the_later_targets_accept_too(version):
     # nothing seed 001 shows is 1.15-only: its syntax belongs in the 1.20 showcase (docs/decisions.md)
     reason = skip_reason(version)
     if reason:
         pytest.skip(reason)
-    found = verdicts(tmp_path, [TASKS / f"{task}.sql" for task in sorted(ACCEPTED)], version)
+    found = verdicts_of([TASKS / f"{task}.sql" for task in sorted(ACCEPTED)], version)
     assert found == {task: "OK" for task in ACCEPTED}, found
 
 
