@@ -2,7 +2,7 @@
 
     python3 scripts/bench.py [--shape all|both|big|small|large] [--tasks 1000] [--projects 400]
                              [--large-tasks 10000] [--scale 100,1600,6400] [--runs 1] [--quick-runs 5]
-                             [--keep DIR] [--write-doc]
+                             [--keep DIR] [--write-doc] [--planner]
 
 Generates workspaces of three shapes (scripts/benchgen.py): few big projects
 (--tasks tasks in the example's four projects), many small ones (--projects
@@ -23,6 +23,12 @@ against its issue's targets (`TARGETS`):
 * the pull request's check (issue 45): `flinkx lint --changed-since HEAD` with
   one task changed, from no cache at all (a fresh user cache folder, no
   workspace cache) and with the planner (FX301) when Java is here, once.
+
+With --planner (issue 42 item 5), a table of its own on the many-small-projects
+workspace: a cold `flinkx lint .` with the planner (FX301, its driver started
+cold) against the same cold lint with FLINKX_NO_PLANNER=1, --runs times each in
+turn, the ratio against 1.5 and the peak RSS of any one process, the planner's
+JVM included (`scripts/bench_planner.py`); `--shape none --planner` runs only it.
 
 Then a scaling table: the per-change jobs on built many-small-projects
 workspaces of each --scale size (the --projects run is reused), with the
@@ -60,6 +66,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_doc  # noqa: E402
+import bench_planner  # noqa: E402
 from benchgen import generate  # noqa: E402
 from benchgen import generate_large  # noqa: E402
 from benchgen import generate_small  # noqa: E402
@@ -357,6 +364,24 @@ def test_suite(ws: Path, runs: int, quick: int) -> tuple[str, list[Row]]:
     ]
 
 
+def planner_table(ws: Path, runs: int) -> str | None:
+    """Issue 42 item 5: cold lint with the planner against the same cold lint without it (`bench_planner.py`)."""
+    found = bench_planner.planner_runs(ws, runs, FLINKX, measure)
+    if found is None:
+        print(f"bench: no planner here ({bench_planner.planner_problem(ws)}): no planner table", file=sys.stderr)
+        return None
+    on_times, on_peak, off_times, off_peak = found
+    row = Row(bench_planner.JOB, Run(statistics.median(on_times), on_peak, on_times),
+              Run(statistics.median(off_times), off_peak, off_times),
+              Target(max_ratio=bench_planner.PLANNER_LINT_RATIO), rss_limit=bench_planner.PLANNER_RSS_MB)
+    ProgressRows().append(row)
+    print("bench:   without the planner: " + " ".join(f"{t:.2f}" for t in off_times), file=sys.stderr, flush=True)
+    title = (f"The planner in a cold lint (issue 42): {len(Workspace(ws).tasks)} tasks in {count_projects(ws)} projects, "
+             f"{os.cpu_count()} cores, peak RSS of any one process (the planner's JVM included) <= "
+             f"{bench_planner.PLANNER_RSS_MB:.0f} MB")
+    return render([row], title)
+
+
 def render(rows: list[Row], title: str) -> str:
     lines = [title, "", "| " + " | ".join(HEADER) + " |", "|---|" + "---:|" * 6 + "---|"]
     lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
@@ -389,6 +414,8 @@ def main() -> None:
     parser.add_argument("--large-tasks", type=int, default=10_000, help="tasks of the large tenant (in many small projects)")
     parser.add_argument("--scale", default="100,1600,6400",
                         help="project counts of the scaling table of the per-change jobs ('' for none)")
+    parser.add_argument("--planner", action="store_true",
+                        help="also time a cold lint with the planner against one without it (needs Java and the jars)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each cold job (minutes each at 1,000 tasks)")
     parser.add_argument("--quick-runs", type=int, default=5, help="runs of each job with a target in seconds")
     parser.add_argument("--keep", type=Path, help="generate the workspaces below here and keep them (must not exist)")
@@ -420,6 +447,12 @@ def main() -> None:
                 by_size[opts.projects] = rows
             if shape == "large":
                 by_size[count_projects(ws)] = rows
+        if opts.planner:
+            small = folder / f"small{opts.projects}"
+            planner = planner_table(small if small.exists() else generate_small(small, opts.projects), opts.runs)
+            if planner:
+                tables.append(planner)
+                print(planner + "\n", flush=True)
         if scale:
             scaled = {}
             for projects in scale:

@@ -7,10 +7,20 @@ every task without an error finding is planned on the warm planner service
 Verdicts are cached by content: the compiled script and the target's Flink release, in this code
 version's cache folder, through the signed cache entries, so an unchanged task is never planned twice. Without a planner lint
 says once what it could not run (`PlannerPass.note`) and the rest of lint is unchanged.
+
+Tasks are planned on as many conversations at once as `planner.process.workers()` says (one a core), while lint
+goes on checking the next tasks: `submit` hands a task over and gives back a call that waits for its findings.
+A task's verdict does not depend on which conversation planned it (each is planned in a TableEnvironment of its
+own), and lint sorts its findings, so a parallel lint says what a serial one says, in the same order.
 """
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from flinkx_build.compile.flink_findings import diagnostic_for
@@ -21,20 +31,21 @@ from flinkx_build.hashing import canonical_hash
 from flinkx_build.incremental.facts import PLANNER_ACCEPTED
 from flinkx_build.incremental.facts import PLANNER_VERDICT
 from flinkx_build.incremental.store import FactStore
-from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
 from flinkx_build.planner import LINT_CODE
 from flinkx_build.planner import STOPPED_CODE
-from flinkx_build.planner.protocol import did_not_finish
 from flinkx_build.planner import FlinkUnavailable
 from flinkx_build.planner.process import BUDGET_ENV
 from flinkx_build.planner.process import Planner
+from flinkx_build.planner.process import workers
+from flinkx_build.planner.protocol import did_not_finish
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import planner_problem
 from flinkx_build.planner.session import target_or_problem
 from flinkx_build.validate.contract import FlinkFinding
 from flinkx_build.validate.contract import ScriptToValidate
+from flinkx_build.workspace_model import Task
 
 CODE = LINT_CODE
 _STOPPED_HINT = ("simplify the statement (fewer joined tables, or no SET that enables join reordering); "
@@ -55,22 +66,42 @@ class PlannerPass:
     note: str = ""  # what could not run and why (said once, on stderr, by the command)
     planned: int = 0  # tasks sent to the planner
     cached: int = 0  # verdicts read from the cache
-    _planner: Planner | None = None
+    _idle: list[Planner] = field(default_factory=list)  # open conversations no task is using
+    _opened: list[Planner] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _pool: ThreadPoolExecutor | None = None
     _problem: str | None = None
     _clean: dict[str, None] | None = None  # keys of the tasks the planner accepted (`_accepted_key`), oldest first
     _clean_changed: bool = False
 
     def findings(self, task: Task, found: list[Diagnostic]) -> list[Diagnostic]:
         """FX301 for `task`, given the findings lint already has for it."""
+        return self.submit(task, found)()
+
+    def submit(self, task: Task, found: list[Diagnostic]) -> Callable[[], list[Diagnostic]]:
+        """Start planning `task` (compiled here, planned on a worker thread) and give back the call that waits
+        for its FX301 findings: lint checks the next tasks meanwhile."""
         if not self._planned_here(task, found):
-            return []
+            return list
         if self.accepted_before(task):
             self.cached += 1
-            return []
+            return list
         script = self.session.compiled(task)
         to_check = ScriptToValidate(script.key, task.display_path, tuple(script.statements), tuple(script.udfs),
                                     self.session.mode)
-        verdict = self._verdict(to_check)
+        target = target_or_problem(self.session.workspace.config.flink_version)
+        if isinstance(target, str):
+            return list  # not reached: _planned_here asked planner_problem, which names this first
+        verdict = self._stored_verdict(to_check, target.release)
+        pending: Future[list[FlinkFinding] | None] = Future()
+        if verdict is not None:
+            pending.set_result(verdict)
+        else:
+            pending = self._workers().submit(self._verdict, to_check, target.release)
+        return lambda: self._diagnostics(task, script, found, pending.result())
+
+    def _diagnostics(self, task: Task, script: Any, found: list[Diagnostic],
+                     verdict: list[FlinkFinding] | None) -> list[Diagnostic]:
         if verdict is None:
             return []
         if not verdict:
@@ -91,6 +122,11 @@ class PlannerPass:
             if diag.path != task.display_path or not suppressed(task.text, diag):
                 out.append(diag)
         return out
+
+    def _workers(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="flinkx-planner")
+        return self._pool
 
     def accepted_before(self, task: Task) -> bool:
         """Whether the target's planner already accepted this task with exactly these inputs: asked
@@ -117,43 +153,65 @@ class PlannerPass:
                 self.note = f"the planner check ({CODE}) did not run: {problem}"
         return not self._problem
 
-    def _verdict(self, script: ScriptToValidate) -> list[FlinkFinding] | None:
-        target = target_or_problem(self.session.workspace.config.flink_version)
-        if isinstance(target, str):
-            return None
-        key = verdict_key(script, target.release)
-        store = FactStore(self.session.cache.root)
-        stored = store.get(PLANNER_VERDICT, key)
-        if isinstance(stored, list):
-            found = _from_json(script.key, stored)
-            if found is not None:
+    def _stored_verdict(self, script: ScriptToValidate, release: str) -> list[FlinkFinding] | None:
+        stored = FactStore(self.session.cache.root).get(PLANNER_VERDICT, verdict_key(script, release))
+        found = _from_json(script.key, stored) if isinstance(stored, list) else None
+        if found is not None:
+            with self._lock:
                 self.cached += 1
-                return found
+        return found
+
+    def _verdict(self, script: ScriptToValidate, release: str) -> list[FlinkFinding] | None:
+        """Plan `script` on a conversation of its own (a worker thread's); None when no planner could start."""
         verdict = None
         for _attempt in range(2):
-            planner = self._open()
+            planner = self._take()
             if planner is None:
                 return verdict  # could not (re)start: said once in the note; a task already stopped keeps its FX306
             verdict = planner.validate(script)
-            self.planned += 1
+            with self._lock:
+                self.planned += 1
             if not any(did_not_finish(f) for f in verdict):
-                store.put(PLANNER_VERDICT, key, [_to_json(f) for f in verdict])
+                self._give(planner)
+                FactStore(self.session.cache.root).put(PLANNER_VERDICT, verdict_key(script, release),
+                                                       [_to_json(f) for f in verdict])
                 return verdict
             # not cached: the task was not judged. The driver is gone or stopped this task's planning; a fresh
-            # one plans the next task. A driver that ended under another run's task gets this task once more.
-            self._close_planner()
+            # one plans the next task. A driver that ended under another run's task (or another of this run's
+            # conversations) gets this task once more. The idle conversations spoke to the same driver: gone too.
+            self._discard(planner)
             if any(f.extra.get("budget") for f in verdict):
                 break
         return verdict
 
-    def _open(self) -> Planner | None:
-        if self._planner is None and not self._problem:
-            try:
-                self._planner = open_planner(self.session.workspace.config.flink_version, fetch=self.fetch, warm=self.warm)
-            except FlinkUnavailable as exc:
+    def _take(self) -> Planner | None:
+        """An open conversation no other task is using, opened when there is none."""
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            if self._problem:
+                return None
+        try:
+            planner = open_planner(self.session.workspace.config.flink_version, fetch=self.fetch, warm=self.warm)
+        except FlinkUnavailable as exc:
+            with self._lock:
                 self._problem = str(exc)
                 self.note = f"the planner check ({CODE}) did not run: {exc}"
-        return self._planner
+            return None
+        with self._lock:
+            self._opened.append(planner)
+        return planner
+
+    def _discard(self, planner: Planner) -> None:
+        with self._lock:
+            gone, self._idle = [planner, *self._idle], []
+            self._opened = [p for p in self._opened if p not in gone]
+        for each in gone:
+            each.close()
+
+    def _give(self, planner: Planner) -> None:
+        with self._lock:
+            self._idle.append(planner)
 
     def _clean_entry(self) -> tuple[FactStore, str] | None:
         target = target_or_problem(self.session.workspace.config.flink_version)
@@ -183,17 +241,18 @@ class PlannerPass:
         self._clean_changed = True
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         if self._clean_changed and self._clean is not None:
             entry = self._clean_entry()
             if entry is not None:
                 entry[0].put(PLANNER_ACCEPTED, entry[1], list(self._clean)[-CLEAN_LIMIT:])
             self._clean_changed = False
-        self._close_planner()
-
-    def _close_planner(self) -> None:
-        if self._planner is not None:
-            self._planner.close()
-            self._planner = None
+        with self._lock:
+            opened, self._opened, self._idle = self._opened, [], []
+        for planner in opened:
+            planner.close()
 
 
 def verdict_key(script: ScriptToValidate, release: str) -> str:

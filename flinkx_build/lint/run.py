@@ -16,31 +16,30 @@ from pathlib import Path
 from flinkx_build.checks.workspace import wanted_opt_in
 from flinkx_build.checks.workspace import workspace_findings
 from flinkx_build.errors import Diagnostic
+from flinkx_build.frontend.positions import Pos
+from flinkx_build.frontend.statements import ParsedStatement
 from flinkx_build.graph.build import graph_parts
 from flinkx_build.graph.cycles import cycle_findings
-from flinkx_build.frontend.statements import ParsedStatement
+from flinkx_build.limits import offset_of
 from flinkx_build.lint.changed import Reach
-from flinkx_build.lint.rule_worker import run_job
 from flinkx_build.lint.parallel import rule_passes_in_parallel
 from flinkx_build.lint.planner_pass import CODE as PLANNER_CODE
 from flinkx_build.lint.planner_pass import PlannerPass
 from flinkx_build.lint.result_cache import RuleCache
 from flinkx_build.lint.result_cache import RulePass
-from flinkx_build.limits import offset_of
-from flinkx_build.frontend.positions import Pos
+from flinkx_build.lint.rule_worker import run_job
 from flinkx_build.lint.select import EVERY_CODE
 from flinkx_build.lint.select import CodeFilter
 from flinkx_build.lint.task_jobs import rule_job
 from flinkx_build.lint.task_jobs import task_rule_cache_key
 from flinkx_build.lint.write import FileFix
 from flinkx_build.lint.yamlfix import quote_values
-from flinkx_build.workspace_model import LintConfig
-from flinkx_build.workspace_model import Task
 from flinkx_build.noqa import suppressed
 from flinkx_build.pipeline import Session
-from flinkx_build.resolve.task import unknown_table_word
 from flinkx_build.progress import NO_PROGRESS
 from flinkx_build.progress import Progress
+from flinkx_build.resolve.task import unknown_table_word
+from flinkx_build.workspace_model import Task
 
 
 @dataclass
@@ -157,14 +156,17 @@ def lint_workspace(session: Session, files: list[Path], fix: bool = False, codes
     progress.phase("linting", len(tasks))
     done = {} if fix else rule_passes_in_parallel(session, tasks, codes, on_done=lambda task: progress.advance(task.key))
     progress.phase("checking", len(tasks))
+    planning = []  # each task's planner findings, waited for once every task is checked (planned meanwhile)
     for task in tasks:
         progress.advance(task.key)
         result = lint_task(session, task, fix=fix, codes=codes, done=done.get(task.key))
         diags.extend(result.diagnostics)
         if planner is not None and not fix and codes.keeps(PLANNER_CODE):
-            diags.extend(session.workspace.config.lint.apply(planner.findings(task, result.diagnostics)))
+            planning.append(planner.submit(task, result.diagnostics))
         if result.fixed_text is not None:
             fixes.append(FileFix(task.path, task.display_path, task.text, result.fixed_text, result.fixed))
+    for planned in planning:
+        diags.extend(session.workspace.config.lint.apply(planned()))
     if "*" in yaml_paths or reach is not None:  # the checks that compare tasks with each other
         lint_cfg = session.workspace.config.lint
         # a change's reach: with every task that may share a finding with a reached one, in workspace order

@@ -36,6 +36,11 @@ BUDGET_SECONDS = 120.0
 # the client's own deadline for an answer: the budget, plus the wait for the tasks of other runs the warm
 # service plans first (one at a time), plus the stop
 TASK_TIMEOUT = 600.0
+# how many tasks one lint plans at once (its conversations with the service; the service plans as many at once on
+# a TableEnvironment each): one a core, as measured best on two cores (docs/performance.md); at most 4, so a
+# many-core machine's driver stays well inside its heap
+WORKERS_ENV = "FLINKX_PLANNER_WORKERS"
+MAX_WORKERS = 4
 
 
 def budget_ms() -> int:
@@ -45,6 +50,15 @@ def budget_ms() -> int:
     except ValueError:
         seconds = BUDGET_SECONDS
     return max(int(seconds * 1000), 1) if seconds > 0 else int(BUDGET_SECONDS * 1000)
+
+
+def workers() -> int:
+    """Tasks planned at once (`$FLINKX_PLANNER_WORKERS`, else one a core, at most MAX_WORKERS)."""
+    try:
+        wanted = int(os.environ.get(WORKERS_ENV, ""))
+    except ValueError:
+        wanted = os.cpu_count() or 1
+    return max(1, min(wanted, MAX_WORKERS))
 
 
 class PlannerStopped(Exception):
@@ -70,7 +84,9 @@ def command(java: str, jar: Path, lib: Path, *mode: str, jars: tuple[Path, ...] 
     extra = os.environ.get("JVM_ARGS", "").split()  # the user's, last so they win (as for the gateway)
     # absolute: the driver runs in flinkx's own working folder (child_process.py), not the caller's
     path = os.pathsep.join([str(jar.resolve()), str(lib.resolve() / "*"), *(str(j.resolve()) for j in jars)])
-    return [java, *JVM_ARGS, *jvm_args, *extra, "-cp", path, "flinkx.planner.Driver", *mode]
+    # the driver plans as many tasks at once as a lint sends (Driver.java: a TableEnvironment each)
+    return [java, *JVM_ARGS, f"-Dflinkx.planners={workers()}", *jvm_args, *extra, "-cp", path, "flinkx.planner.Driver",
+            *mode]
 
 
 class _Lines:

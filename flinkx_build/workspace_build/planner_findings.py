@@ -31,7 +31,10 @@ def planned_tasks(session: Session, tasks: list[Task], summaries: list[TaskSumma
     progress.phase("planning", len(chosen))
     lint = session.workspace.config.lint
     found: dict[str, list[Diagnostic]] = {}
+    planning = {}
     for task in chosen:
         progress.advance(task.key)
-        found[task.key] = lint.apply(planner.findings(task, compiled[task.key].diagnostics))
+        planning[task.key] = planner.submit(task, compiled[task.key].diagnostics)  # planned on every core
+    for key, planned in planning.items():
+        found[key] = lint.apply(planned())
     return found

@@ -20,6 +20,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -42,8 +44,10 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.Obje
  */
 public final class Driver {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Object PLANNING = new Object(); // one task at a time: TableEnvironments are not shared
-    private static final Map<String, ScriptPlanner> PLANNERS = new HashMap<>();
+    // tasks are planned at once, each on a planner of its own (PlannerPool); a test case or a deploy request runs
+    // alone, as it did when the driver planned one task at a time
+    private static final ReadWriteLock EXCLUSIVE = new ReentrantReadWriteLock();
+    private static final Map<String, PlannerPool> PLANNERS = new HashMap<>();
     private static volatile long lastUse = System.nanoTime();
     private static volatile boolean mustExit;
     private static volatile Path servicePath; // the warm service's socket, null for a --stdio child
@@ -153,7 +157,7 @@ public final class Driver {
     /** One conversation; true when the client asked the service to stop. */
     private static boolean converse(InputStream input, PrintStream out) throws IOException {
         Lines lines = new Lines(input);
-        ScriptPlanner planner = null;
+        PlannerPool planner = null;
         Policy policy = null;
         String line;
         while ((line = lines.next()) != null) {
@@ -178,14 +182,20 @@ public final class Driver {
                     out.println(JSON.writeValueAsString(answer));
                     return true;
                 } else if (request.has("test") && policy != null) {
-                    synchronized (PLANNING) { // flinkx test: one case's job (TestJob)
+                    EXCLUSIVE.writeLock().lock(); // flinkx test: one case's job (TestJob)
+                    try {
                         answer.setAll(TestJob.run(policy, request.get("test")));
+                    } finally {
+                        EXCLUSIVE.writeLock().unlock();
                     }
                 } else if (planner == null) {
                     answer.put("error", "no policy sent before the first task");
                 } else if (request.has("deploy")) { // flinkx deploy's client requests (DeployClient)
-                    synchronized (PLANNING) {
+                    EXCLUSIVE.writeLock().lock();
+                    try {
                         DeployClient.answer(planner.policy, request, answer);
+                    } finally {
+                        EXCLUSIVE.writeLock().unlock();
                     }
                 } else if (!planWithinBudget(planner, request, answer, lines)) {
                     return false; // the client went away: its planning was cancelled, nobody to answer
@@ -207,23 +217,32 @@ public final class Driver {
      * says so (flinkx reports FX306 for the task, never "clean") and the driver ends once it has answered, as it
      * does at once when the client goes away mid-task (exitNow). False: the client is gone.
      */
-    private static boolean planWithinBudget(ScriptPlanner planner, JsonNode request, ObjectNode answer, Lines lines)
+    private static boolean planWithinBudget(PlannerPool planners, JsonNode request, ObjectNode answer, Lines lines)
             throws InterruptedException {
         long budgetMs = Math.max(request.path("budget_ms").asLong(DEFAULT_BUDGET_MS), 1);
         AtomicReference<Object> result = new AtomicReference<>();
         AtomicLong started = new AtomicLong(); // when this task got the planner: waiting for another's is not its time
         AtomicBoolean abandoned = new AtomicBoolean();
         Thread worker = new Thread(() -> {
+            ScriptPlanner planner = null;
             try {
-                synchronized (PLANNING) {
+                planner = planners.take(); // waiting for a free planner is not this task's time either
+                EXCLUSIVE.readLock().lock();
+                try {
                     if (abandoned.get()) {
                         return;
                     }
                     started.set(System.nanoTime());
                     result.set(planner.plan(request));
+                } finally {
+                    EXCLUSIVE.readLock().unlock();
                 }
             } catch (Throwable e) {
                 result.set(e);
+            } finally {
+                if (planner != null) {
+                    planners.give(planner);
+                }
             }
         }, "flinkx-plan");
         worker.setDaemon(true);
@@ -313,15 +332,15 @@ public final class Driver {
         }
     }
 
-    private static ScriptPlanner planner(JsonNode policy) throws Exception {
+    private static PlannerPool planner(JsonNode policy) throws Exception {
         String key = JSON.writeValueAsString(policy);
-        synchronized (PLANNING) {
-            ScriptPlanner planner = PLANNERS.get(key);
-            if (planner == null) {
-                planner = new ScriptPlanner(Policy.from(policy));
-                PLANNERS.put(key, planner);
+        synchronized (PLANNERS) {
+            PlannerPool planners = PLANNERS.get(key);
+            if (planners == null) {
+                planners = new PlannerPool(Policy.from(policy));
+                PLANNERS.put(key, planners);
             }
-            return planner;
+            return planners;
         }
     }
 }
