@@ -15,8 +15,8 @@ import pytest
 from flinkx_build.planner.process import WORKERS_ENV
 from flinkx_build.planner.session import open_planner
 from flinkx_build.planner.session import planner_problem
-from tests.lint.test_planner_pass import FIXTURE
 from tests.lint.test_planner_pass import stop_all_services
+from tests.lint.test_planner_pass import workspace
 
 pytestmark = [pytest.mark.flink, pytest.mark.skipif(planner_problem("1.20", fetch=True) is not None,
                                                     reason=f"no planner: {planner_problem('1.20', fetch=True)}")]
@@ -35,9 +35,7 @@ def _stop_services():
 
 
 def several_rejected(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    shutil.copytree(FIXTURE, ws)
-    (ws / "flinkx.yaml").write_text('engine: flink\nflink_version: "1.20"\n', encoding="utf-8")
+    ws = workspace(tmp_path, "1.20")
     tasks = ws / "projects" / "p" / "tasks"
     for number in range(8):
         text = REJECTED_HINT if number % 2 else ACCEPTED
