@@ -10,6 +10,7 @@ from flinkx_build.commands.common import mode_option
 from flinkx_build.commands.common import open_session
 from flinkx_build.commands.common import workspace_argument
 from flinkx_build.commands.console import echo_progress
+from flinkx_build.commands.console import echo_spans
 from flinkx_build.commands.console import echo_summary
 from flinkx_build.errors import UsageError
 
@@ -67,7 +68,8 @@ def _serve(folder: Path, port: int) -> None:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:
         raise UsageError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}") from None
-    echo_summary(f"flinkx: serving {folder} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+    # not a summary: -q keeps it, as the address is the one way to the site (with --port 0 nothing else says it)
+    echo_spans([[(f"flinkx: serving {folder} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)", "")]], err=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:  # Ctrl-C is how a user stops it: not an interruption of the work

@@ -10,6 +10,8 @@ import threading
 import time
 import urllib.request
 
+import pytest
+
 from tests.site.conftest import copy_example
 
 # The server as a terminal starts it: SIGINT at its default and not blocked, so Ctrl-C reaches it. An ignored
@@ -21,10 +23,12 @@ CTRL_C_REACHES = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.S
 SERVING = re.compile(r"serving .* on (http://127\.0\.0\.1:\d+/)")
 
 
-def test_serve_shows_the_site_on_loopback_and_stops_on_ctrl_c(tmp_path):
+@pytest.mark.parametrize("quiet", [[], ["-q"]], ids=["default", "quiet"])
+def test_serve_shows_the_site_on_loopback_and_stops_on_ctrl_c(tmp_path, quiet):
+    """-q hides the summary lines, not the address: with --port 0 nothing else tells the user where the site is."""
     ws = copy_example(tmp_path / "ws")
     with (tmp_path / "stdout.txt").open("w") as stdout:  # a file: a pipe nobody reads could fill and stop the run
-        process = subprocess.Popen([sys.executable, "-c", CTRL_C_REACHES, "docs", str(ws), "--out", str(tmp_path / "site"),
+        process = subprocess.Popen([sys.executable, "-c", CTRL_C_REACHES, *quiet, "docs", str(ws), "--out", str(tmp_path / "site"),
                                     "--serve", "--port", "0"], stdout=stdout, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str | None] = queue.Queue()
     reader = threading.Thread(target=_read_lines, args=(process, lines), daemon=True)
