@@ -61,6 +61,9 @@ def stop_all_services() -> None:
 
 @pytest.fixture
 def stop_services():
+    # before too: a service an earlier test of the run left (its idle time that test's, maybe seconds) would answer
+    # this test's lint, and end, or live on, on its own clock (the socket was gone right after a lint once)
+    stop_all_services()
     yield
     stop_all_services()
 
