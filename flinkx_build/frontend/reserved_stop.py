@@ -106,9 +106,12 @@ def _error_after_quoting(text: str, starts: frozenset[int]) -> tuple[int, int] |
         parsed = parse_statement(_reparser(), quoted, "reserved.sql")
     except Exception:  # noqa: BLE001 - sqlfluff can assert on odd input: not parsable
         return 0, len(text)
-    bad = next(parsed.tree.recursive_crawl("unparsable"), None) if parsed.tree is not None else None
+    # not `parsed.tree`: it asserts when the text did not lex (a quote the quoting left open)
+    variant = parsed.root_variant()
+    tree = variant.tree if variant is not None else None
+    bad = next(tree.recursive_crawl("unparsable"), None) if tree is not None else None
     if bad is None:
-        return (0, len(text)) if parsed.violations or parsed.tree is None else None  # it did not even lex
+        return (0, len(text)) if parsed.violations or tree is None else None  # it did not even lex
 
     def unquoted(offset: int) -> int:  # two backticks per quoted word before the offset
         return offset - 2 * sum(1 for s in starts if s < offset)

@@ -145,3 +145,17 @@ def test_fix_of_a_statement_sqlfluff_cannot_lex_is_fx120_not_an_internal_error(c
         assert outcome.exit_code == 1, outcome.lines
         assert any(line.startswith("projects/dws/tasks/user_profile_hbase.sql:") and " FX120 " in line for line in outcome.lines), outcome.lines
     assert task.read_bytes() == before  # nothing to fix in a statement that does not parse
+
+
+@pytest.mark.parametrize("command", [("lint", "."), ("lint", ".", "--format", "json"), ("fix", ".", "--diff")])
+def test_a_stray_backtick_where_a_reserved_word_stops_the_parse_is_fx120(cli, ws, command):
+    """Found by the fuzzer: looking for a reserved word that stops the parse, flinkx quoted the words and parsed
+    again; with a backtick left open that text does not even lex, and sqlfluff's `.tree` asserted (an internal
+    error of lint and fix)."""
+    _edit(ws / "projects/dws/tasks/quick_refunds.sql", "CAST(o.order_time AS TIMESTAMP(3))", "CAST(o.order_time ` TIMESTAMP(3))")
+    outcome = run(cli, ws, *command, "projects/dws/tasks/quick_refunds.sql")
+    assert behaved(outcome)
+    if command[0] == "lint":
+        assert outcome.exit_code == 1 and "FX120" in outcome.stdout
+    else:  # fix repairs what it can and names no finding
+        assert outcome.exit_code == 0
