@@ -96,7 +96,12 @@ def _start(target: Target, java: str, jar: Path, lib: Path, path: Path) -> socke
 
 def stop(target: Target, jar: Path) -> bool:
     """Ask the target's service to end (tests, `flinkx planner stop`); False when none answered."""
-    sock = connect(socket_path(target, jar))
+    return stop_at(socket_path(target, jar))
+
+
+def stop_at(path: Path) -> bool:
+    """Ask the service listening at `path` to end; False when none answered."""
+    sock = connect(path)
     if sock is None:
         return False
     with sock:

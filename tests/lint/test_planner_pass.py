@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -183,3 +184,50 @@ def test_the_service_lives_in_the_user_cache_with_only_flinkxs_class_path(tmp_pa
     while sock.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not sock.exists()
+
+
+@pytest.mark.network
+def test_an_ending_service_leaves_the_next_services_socket_alone(tmp_path, stop_services):
+    """A client that found the service gone starts the next one at the same path; the old one, ending, must not
+    delete the new one's socket (by path it did, and the new service lived on unreachable until its idle time)."""
+    ws = workspace(tmp_path, "1.20")
+    assert lint(ws, env={**os.environ, service.IDLE_ENV: "300"}).returncode == 0
+    _, jar = service_of("1.20")
+    sock = service.socket_path(TARGETS["1.20"], jar)
+    [pid] = _pids_with(str(sock).encode())
+    old = sock.with_name(sock.name + ".old")
+    sock.rename(old)  # the old service is still bound to its file, now under another name
+    newer = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        newer.bind(str(sock))  # the next service's socket, at the path the old one was started with
+        newer.listen()
+        assert service.stop_at(old)  # the old service, asked to end
+        deadline = time.monotonic() + 60  # it ends within a second or two
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(pid), "the old service did not end"
+        assert sock.exists() and stat.S_ISSOCK(os.stat(sock).st_mode)
+        assert old.exists()  # its own file, under a name it was not started with, is left as found
+    finally:
+        newer.close()
+        sock.unlink(missing_ok=True)
+        old.unlink(missing_ok=True)
+
+
+def _alive(pid: str) -> bool:
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+def _pids_with(text: bytes) -> list[str]:
+    """The processes whose command line holds `text`."""
+    found = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            if text in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+        except OSError:
+            continue
+    return found

@@ -9,11 +9,14 @@ import java.io.PrintStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -51,6 +54,8 @@ public final class Driver {
     private static volatile long lastUse = System.nanoTime();
     private static volatile boolean mustExit;
     private static volatile Path servicePath; // the warm service's socket, null for a --stdio child
+    private static volatile ServerSocketChannel serviceServer;
+    private static volatile Object serviceFile; // the socket file this service bound (quit deletes only that one)
     // a task's planning budget unless its request names one (flinkx_build/planner/process.py sends it): a
     // normal task plans in well under a second, the first of a fresh JVM in about 8 s on a busy machine
     private static final long DEFAULT_BUDGET_MS = 120_000;
@@ -78,6 +83,8 @@ public final class Driver {
         Files.deleteIfExists(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
+        serviceServer = server;
+        serviceFile = fileKey(socket);
         Thread idle = new Thread(() -> {
             while (true) {
                 try {
@@ -93,7 +100,12 @@ public final class Driver {
         idle.setDaemon(true);
         idle.start();
         while (true) {
-            SocketChannel client = server.accept();
+            SocketChannel client;
+            try {
+                client = server.accept();
+            } catch (ClosedChannelException e) {
+                return; // quit closed it and is ending the JVM
+            }
             lastUse = System.nanoTime();
             Thread worker = new Thread(() -> {
                 try (SocketChannel channel = client) {
@@ -145,13 +157,33 @@ public final class Driver {
         };
     }
 
+    /**
+     * The service ends: no new conversation is accepted, and the socket file goes only if it is still this service's.
+     * A client that found this service gone may already have started the next one at the same path (it deletes the
+     * old file and binds its own); deleting by path would orphan that one, alive but unreachable until its idle time.
+     */
     private static void quit(Path socket) {
         try {
-            Files.deleteIfExists(socket);
+            if (serviceServer != null) {
+                serviceServer.close();
+            }
+            Object now = fileKey(socket);
+            if (now != null && now.equals(serviceFile)) {
+                Files.deleteIfExists(socket);
+            }
         } catch (IOException e) {
             // exiting anyway
         }
         System.exit(0);
+    }
+
+    /** The file's identity (device and inode on Linux), null when there is none. */
+    private static Object fileKey(Path path) {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** One conversation; true when the client asked the service to stop. */
