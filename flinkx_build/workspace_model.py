@@ -132,8 +132,9 @@ class Project:
     functions: dict[str, Function] = field(default_factory=dict)  # key: lower-case name
     tasks: dict[str, Task] = field(default_factory=dict)
     # stems of table files that did not load or were refused, and names of tables whose YAML has an error (that error is
-    # the finding: no "unknown table" or column cascade in the tasks that name them)
-    unloadable_tables: set[str] = field(default_factory=set)
+    # the finding: no "unknown table" or column cascade in the tasks that name them) -> the paths of those errors, as
+    # they are shown (impact: a change that breaks the YAML breaks the tasks naming the table)
+    unloadable_tables: dict[str, set[str]] = field(default_factory=dict)
     # the same for function files: a call to one says nothing of its own ("unknown function")
     unloadable_functions: set[str] = field(default_factory=set)
 

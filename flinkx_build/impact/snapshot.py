@@ -170,32 +170,9 @@ def static_snapshot(session: Session, shown_root: Path) -> Snapshot:
 
 
 def _unloaded_paths(session: Session, shown: Callable[[str], str]) -> dict[str, set[str]]:
-    """Each table that did not load whole -> its YAML's path(s) as its errors show them (`shown`): the file of a
-    table loaded in part, or a file of its project's tables folder named after it (a YAML that did not load
-    names no table)."""
-    errors = [d.path for d in session.load_diagnostics if d.is_error]
-    found: dict[str, set[str]] = {}
-    for project in session.workspace.projects.values():
-        if not project.unloadable_tables:
-            continue
-        loaded = {t.name.lower(): t.loc.path for same in project.tables.values() for t in same}
-        try:
-            folder = (project.directory / "tables").resolve()
-        except (OSError, RuntimeError):  # a folder on the way loops: its files' errors say so
-            folder = project.directory / "tables"
-        for name in project.unloadable_tables:
-            paths = {loaded[name]} if name in loaded else set()
-            paths |= {p for p in errors if Path(p).stem.lower() == name and _under(p, folder)}
-            found[table_node(f"{project.name}.{name}").lower()] = {shown(p) for p in paths}
-    return found
-
-
-def _under(path: str, folder: Path) -> bool:
-    shown = Path(path)
-    try:  # the file's folder resolved, not the file: it may be a link that loops (FX171)
-        return shown.parent.resolve().is_relative_to(folder)
-    except (OSError, RuntimeError):  # a folder on the way loops
-        return False
+    """Each table that did not load whole -> the path(s) of its YAML's errors as findings show them (`shown`)."""
+    return {table_node(f"{project.name}.{name}").lower(): {shown(path) for path in paths}
+            for project in session.workspace.projects.values() for name, paths in project.unloadable_tables.items()}
 
 
 def dep_nodes(deps: list[tuple[str, str]]) -> list[str]:

@@ -298,6 +298,11 @@ def _refused_stems(found: list[Diagnostic]) -> set[str]:
     return {PurePosixPath(d.path).stem.lower() for d in found if d.is_error}
 
 
+def _unloadable(project: Project, name: str, found: list[Diagnostic]) -> None:
+    """Table `name` of `project` did not load whole; `found`: what its file's load said (its errors' paths kept)."""
+    project.unloadable_tables.setdefault(name.lower(), set()).update(d.path for d in found if d.is_error)
+
+
 class TableFiles(NamedTuple):
     """A project's meta-table files keyed for the memo, and what listing its tables folder found."""
 
@@ -320,17 +325,18 @@ def _load_project_contents(ws: Workspace, project: Project, diags: list[Diagnost
     `columns`: the workspace's column budget (FX179), counted in that order."""
     prefix = table_files.prefix
     diags.extend(table_files.found)  # where a serial walk of the tables folder put them
-    project.unloadable_tables.update(_refused_stems(table_files.found))
+    for refused in (d for d in table_files.found if d.is_error):  # a link out of the workspace, ...
+        _unloadable(project, PurePosixPath(refused.path).stem, [refused])
     for file in table_files.files:
         before = len(diags)
         table = memo_table(memo, ws, project, file, diags, cache, preloaded.get(file.path))
         if table is None:
-            project.unloadable_tables.add(file.path.stem.lower())
+            _unloadable(project, file.path.stem, diags[before:])
             continue
         if any(d.is_error for d in diags[before:]):
             # loaded in part (a column or a key dropped): the tasks checked against it would only say the YAML's
             # mistake again, at their columns (one finding per root cause)
-            project.unloadable_tables.add(table.name.lower())
+            _unloadable(project, table.name, diags[before:])
         same = project.tables.setdefault(table.name, [])
         if any(t.kind == table.kind for t in same):
             diags.append(Diagnostic(table.loc.path, table.loc.line, table.loc.col, "FX105", f"{table.kind} table '{project.name}.{table.name}' is defined twice"))
