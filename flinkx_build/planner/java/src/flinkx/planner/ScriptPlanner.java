@@ -72,8 +72,9 @@ final class ScriptPlanner {
      * Planning here only EXPLAINs: the generated code is never compiled, so Flink's splitting of it into methods a
      * JIT accepts (JavaCodeSplitter parses every generated class with an ANTLR Java grammar) is skipped by a
      * threshold no class reaches. Measured: the splitter was 52% of the driver's CPU over 210 tasks of the
-     * benchmark's workspace (JFR). 1.16+ skip a class no longer than the threshold; 1.15 always splits. A task's own
-     * SET of the option still wins. Decision and verdict check: docs/decisions.md, "The planner skips code splitting".
+     * benchmark's workspace (JFR). 1.20 and 2.3 skip a class no longer than the threshold, 1.15 always splits (each
+     * target's JavaCodeSplitter read with javap). A task's own SET of the option still wins. Decision and verdict
+     * check: docs/decisions.md, "The planner skips code splitting".
      */
     static void explainOnly(TableEnvironment tenv) {
         tenv.getConfig().getConfiguration().setString("table.generated-code.max-length",
