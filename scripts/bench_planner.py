@@ -77,18 +77,32 @@ def stop_service(ws: Path, home: Path, lib: Path) -> float:
     return peak_kb / 1024
 
 
-def planner_runs(ws: Path, runs: int, flinkx: list[str], measure: Callable[..., Any]) -> Runs | None:
-    """Cold lint with the planner and without it, `runs` times each in turn: (with: each run's seconds, peak MB;
-    without: the same); None when the planner cannot run here."""
+def planner_lib(ws: Path) -> Path | None:
+    """The lib/ of this machine's jars of the workspace's target, or None when the planner cannot run here."""
     from flinkx_build.planner import jars
 
     found = _target(ws)
-    lib = jars.installed_lib(found) if found is not None and planner_problem(ws) is None else None
+    return jars.installed_lib(found) if found is not None and planner_problem(ws) is None else None
+
+
+def planner_env(home: Path, lib: Path) -> dict[str, str]:
+    """A flinkx run's environment with the planner on: user cache `home` (a fresh one is a cold start: the driver
+    jar compiled, the JVM started) and the target's jars named by `$FLINKX_FLINK_HOME` (a fresh user cache has none)."""
+    from flinkx_build.planner import jars
+
+    env = {k: v for k, v in os.environ.items() if k != "FLINKX_NO_PLANNER"}
+    env.update({"FLINKX_HOME": str(home), jars.FLINK_HOME_ENV: str(lib.parent)})
+    return env
+
+
+def planner_runs(ws: Path, runs: int, flinkx: list[str], measure: Callable[..., Any]) -> Runs | None:
+    """Cold lint with the planner and without it, `runs` times each in turn: (with: each run's seconds, peak MB;
+    without: the same); None when the planner cannot run here."""
+    lib = planner_lib(ws)
     if lib is None:
         return None
     home = Path(tempfile.mkdtemp(prefix="flinkx-bench-planner-home-"))
-    env_on = {k: v for k, v in os.environ.items() if k != "FLINKX_NO_PLANNER"}
-    env_on.update({"FLINKX_HOME": str(home), jars.FLINK_HOME_ENV: str(lib.parent)})
+    env_on = planner_env(home, lib)
     env_off = {**env_on, "FLINKX_NO_PLANNER": "1"}
     first_task = sorted((ws / "projects").glob("*/tasks/**/*.sql"))[0]
     measure([[*flinkx, "lint", str(first_task.relative_to(ws))]], ws, 1, ok=(0, 1), env=lambda: env_on)  # the jar

@@ -42,3 +42,15 @@ def test_history_rows_of_runs_before_the_pr_check_column_keep_their_cells_in_pla
     cells = [c.strip() for c in rows[0].strip().strip("|").split("|")]
     assert len(cells) == len(bench_doc.HISTORY_HEADER)
     assert cells[bench_doc.HISTORY_HEADER.index("PR check (s)")] == "" and cells[-2:] == ["164", "1.0 / 2.6"]
+
+
+def test_the_history_keeps_a_pr_check_figure_only_when_it_planned() -> None:
+    def pr_row(job: str) -> SimpleNamespace:
+        return SimpleNamespace(job=job, flinkx=SimpleNamespace(seconds=37.5, peak_mb=410.0), anchor=None)
+
+    column = bench_doc.HISTORY_HEADER.index("PR check (s)")
+    planned = bench_doc.history_row("abc", "shape", [pr_row(bench_doc.PR_CHECK_JOB)], "1.0")
+    unplanned = bench_doc.history_row("abc", "shape", [pr_row(
+        f"{bench_doc.PR_CHECK_JOB} (no planner here, timed without it: FX303 the jars are not here yet)")], "1.0")
+    assert [c.strip() for c in planned.strip().strip("|").split("|")][column] == "37.50"
+    assert [c.strip() for c in unplanned.strip().strip("|").split("|")][column] == ""

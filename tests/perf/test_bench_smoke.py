@@ -15,11 +15,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from flinkx_build.planner.session import planner_problem
+
 pytestmark = pytest.mark.slow  # end to end, tens of seconds: .ci/run runs it after the README command
 
 REPO = Path(__file__).resolve().parents[2]
 FLOOR = "floor: stat every input file, the files below projects/"  # as `_tables` keys it (up to " (")
 AT_BEST = "nothing changed at best: the fewest's time plus the floor's growth"
+PR_CHECK = "PR check: lint --changed-since HEAD, one task changed, no cache, with the planner"
 JOBS = [
     "cold build",
     "warm build, nothing changed",
@@ -30,7 +33,7 @@ JOBS = [
     "impact again, same change",
     "lint whole workspace, cache warm",
     "lint whole workspace, cache cold",
-    "PR check: lint --changed-since HEAD, one task changed, no cache, with the planner",
+    PR_CHECK,
 ]
 SCALED = ["warm build, nothing changed", "build after one task changed", "lint one file", "impact again, same change"]
 NO_TARGET = {"impact, one meta table changed, first run", FLOOR}
@@ -87,6 +90,11 @@ def test_bench_prints_every_job_with_sane_numbers(tmp_path: Path) -> None:
             else:
                 assert anchor == ratio == anchor_peak == "", job
     assert big["cold build"][0] == "cold build (50 compiled files)"
+    # the PR check plans when the planner can run here (Java, and the jars through $FLINKX_FLINK_HOME as in CI);
+    # else its row says it was timed without it
+    planner_here = planner_problem("1.20", fetch=False) is None
+    for rows in (big, small, large):
+        assert (rows[PR_CHECK][0] == PR_CHECK) == planner_here, rows[PR_CHECK][0]
     # each shape against its issue's targets: issue 45's are tighter at 10,000 tasks
     assert big["impact again, same change"][4] == "<= 2 s" and large["impact again, same change"][4] == "<= 1 s"
     assert big["cold build"][4] == "ratio <= 0.6" and large["cold build"][4] == "ratio <= 0.5"
