@@ -90,7 +90,8 @@ def test_a_build_plans_and_compiles_only_the_tasks_the_planner_has_not_accepted(
     assert found == [] and first.planned == 2 and first.note == ""
     second, session, found = build()
     assert found == [] and second.planned == 0 and second.cached == 2
-    assert session._compiled == {}  # answered from the index of accepted tasks: nothing resolved or compiled again
+    # answered from the index of accepted tasks: nothing parsed, resolved or compiled again
+    assert session._parsed == session._analysed == session._compiled == {}
     (ws / "projects" / "p" / "tasks" / "second.sql").write_text(LIKE_A_NUMBER)
     third, _, found = build()
     assert third.planned == 1 and [d.code for d in found] == ["FX301"]
