@@ -21,7 +21,6 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -196,7 +195,7 @@ final class RestoreTrial {
             return cluster;
         }
         if (cluster != null) {
-            cluster.close();
+            MiniClusters.close(cluster);
         }
         Configuration config = new Configuration();
         put(config, "rest.address", "127.0.0.1");
@@ -204,9 +203,7 @@ final class RestoreTrial {
         put(config, "rest.port", "0");
         put(config, "restart-strategy.type", "none");
         int size = Math.max(slots, 2);
-        MiniCluster started = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(config).setNumTaskManagers(1).setNumSlotsPerTaskManager(size).build());
-        started.start();
+        MiniCluster started = MiniClusters.start(config, size);
         cluster = started;
         clusterSlots = size;
         return started;

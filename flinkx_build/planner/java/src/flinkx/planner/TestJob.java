@@ -11,7 +11,6 @@ import java.util.concurrent.TimeoutException;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -72,10 +71,7 @@ final class TestJob {
             put(config, "rest.port", "0");
             // per-operator late rows (numLateRecordsDropped) for the test's report
             put(config, "metrics.reporter.flinkx.factory.class", FixtureMetrics.class.getName());
-            MiniCluster started = new MiniCluster(new MiniClusterConfiguration.Builder()
-                    .setConfiguration(config).setNumTaskManagers(1).setNumSlotsPerTaskManager(2).build());
-            started.start();
-            cluster = started;
+            cluster = MiniClusters.start(config, 2);
         }
         return cluster;
     }
