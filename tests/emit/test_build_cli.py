@@ -65,6 +65,23 @@ def test_manifest(ws, cli):
     assert manifest["child_map"]["task.dwd.sync/events"] == ["table.dwd.events"]
 
 
+
+def test_manifest_written_a_node_at_a_time_is_the_whole_json(ws, cli):
+    """manifest.json is written in chunks (`writer.manifest_chunks`, for a build's peak memory): its bytes are
+    still compact JSON with every key sorted, exactly as encoding the whole manifest at once gives them."""
+    from flinkx_build import json_codec
+    from flinkx_build.emit.writer import manifest_chunks
+
+    (ws / "projects" / "dwd" / "tasks" / "sync" / "événements.sql").write_text("INSERT INTO events SELECT id, `value` FROM ods.events;\n")
+    assert cli("build", str(ws)).exit_code == 0
+    written = (ws / "build" / "manifest.json").read_bytes()
+    manifest = json_codec.loads(written)
+    assert "task.dwd.sync/événements" in manifest["tasks"]
+    assert written == json_codec.dumps(manifest, sort_keys=True) + b"\n"
+    for odd in ({}, {"a": {}, "b": [], "c": {"z": 1, "é": {"y": 2, "x": 3}}}, {"n": {1: "int key", 2: "x"}}):
+        assert b"".join(manifest_chunks(odd)) == json_codec.dumps(odd, sort_keys=True) + b"\n"
+
+
 def test_check_writes_nothing_and_nothing_is_written_outside_build_and_cache(ws, cli):
     before = files_under(ws)
     result = cli("build", str(ws), "--check")
