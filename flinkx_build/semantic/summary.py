@@ -32,7 +32,7 @@ from flinkx_build.resolve.reads import reads_of
 from flinkx_build.semantic.columns import column_use
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableRead:
     """A meta table the task reads: the graph's read edge."""
 
@@ -44,14 +44,14 @@ class TableRead:
     col: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableWrite:
     table: str
     line: int
     col: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KafkaRead:
     """A Kafka source read with an explicit consumer group (FX471)."""
 
@@ -62,7 +62,7 @@ class KafkaRead:
     origin: Origin  # where the group id was set
 
 
-@dataclass
+@dataclass(slots=True)
 class TaskSummary:
     key: str  # project/name
     project: str
