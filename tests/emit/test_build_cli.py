@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -175,7 +176,7 @@ def test_a_summary_made_without_sql_never_serves_a_build(make_workspace):
     assert all(build_side.cached_summary(task, compiled=False) is not None for task in build_side.tasks())
     full = {task.key: build_side.summary(task) for task in build_side.tasks()}
     assert all(s.compiled for s in full.values() if s.ok) and any(s.ok for s in full.values())
-    assert {k: {**vars(s), "compiled": None} for k, s in full.items()} == {k: vars(s) for k, s in lite.items()}
+    assert {k: {**asdict(s), "compiled": None} for k, s in full.items()} == {k: asdict(s) for k, s in lite.items()}
 
 
 def test_task_local_table_shadows_the_meta_table(make_workspace):
