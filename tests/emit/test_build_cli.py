@@ -66,7 +66,6 @@ def test_manifest(ws, cli):
     assert manifest["child_map"]["task.dwd.sync/events"] == ["table.dwd.events"]
 
 
-
 def test_manifest_written_a_node_at_a_time_is_the_whole_json(ws, cli):
     """manifest.json is written in chunks (`writer.manifest_chunks`, for a build's peak memory): its bytes are
     still compact JSON with every key sorted, exactly as encoding the whole manifest at once gives them."""
